@@ -1,0 +1,1 @@
+"""Skirmish: an authoritative match server for asymmetric card and board games."""

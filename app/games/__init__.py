@@ -1,0 +1,1 @@
+"""Pure rules engines. Nothing in this package does I/O or imports a framework."""

@@ -1,0 +1,107 @@
+"""The catalog matches the sums printed in invaders-cards.md §2 and rejects bad data."""
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from app.games.invaders.catalog import CATALOG, CatalogError, load_catalog
+
+CARDS_TOML = Path(__file__).parents[3] / "app" / "games" / "invaders" / "cards.toml"
+
+
+def _copies_by_category(deck: tuple[str, ...]) -> dict[str, int]:
+    return dict(Counter(CATALOG.cards[card_id].category for card_id in deck))
+
+
+def test_invader_deck_sums_to_70_by_category() -> None:
+    assert _copies_by_category(CATALOG.invader_deck) == {
+        "invader_unit": 38,
+        "desolator": 8,
+        "one_shot": 24,
+    }
+
+
+def test_mankind_deck_sums_to_70_by_category() -> None:
+    assert _copies_by_category(CATALOG.mankind_deck) == {
+        "defender": 29,
+        "location": 12,
+        "one_shot": 29,
+    }
+
+
+def test_distinct_card_counts_match_the_tables() -> None:
+    sides = Counter(card.side for card in CATALOG.cards.values())
+    assert sides == {"invader": 33, "mankind": 32, "hero": 11}
+
+
+def test_heroes_are_eleven_unique_costless_cards() -> None:
+    heroes = [CATALOG.cards[h] for h in CATALOG.heroes]
+    assert len({h.id for h in heroes}) == 11
+    assert all(h.discard == 0 and h.drain == 0 and h.power is not None for h in heroes)
+
+
+def test_strategies_are_five_invader_four_mankind_and_the_ops_centre() -> None:
+    owners = Counter((s.owner, s.repeatable) for s in CATALOG.strategies.values())
+    assert owners == {("invader", False): 5, ("mankind", False): 4, ("mankind", True): 1}
+    assert CATALOG.strategies["ops_centre"].repeatable
+
+
+def test_zones_keep_the_placeholder_powers_in_board_order() -> None:
+    assert [(z.id, z.printed_power) for z in CATALOG.zones] == [
+        ("pacific_rim", 2),
+        ("eurasia", 3),
+        ("africa", 2),
+    ]
+
+
+def test_printed_drain_totals_match_the_design_notes() -> None:
+    """§3.3: the Invader deck prints 103 drain, the Mankind deck 12."""
+    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103
+    assert sum(CATALOG.cards[c].drain for c in CATALOG.mankind_deck) == 12
+
+
+def test_known_cards_keep_their_sourced_values() -> None:
+    kraken = CATALOG.cards["kraken_warmachine"]
+    assert (kraken.power, kraken.discard, kraken.drain) == (3, 1, 2)
+    assert CATALOG.cards["norad_bunker"].discard == 5
+    assert CATALOG.cards["medusa_assault_vehicles"].power == 5
+    assert CATALOG.cards["nanobot_kill_swarm"].power is None
+
+
+def test_every_card_with_text_has_parsed_clauses() -> None:
+    for card in CATALOG.cards.values():
+        assert bool(card.formal) == bool(card.clauses), card.id
+
+
+def test_only_black_narcissus_uses_the_free_text_mechanic() -> None:
+    unique = [c.id for c in CATALOG.cards.values() if any(k.timing == "unique" for k in c.clauses)]
+    assert unique == ["black_narcissus_weapons_array"]
+
+
+def test_a_deck_of_the_wrong_size_is_refused(tmp_path: Path) -> None:
+    broken = CARDS_TOML.read_text("utf-8").replace("copies = 5", "copies = 6", 1)
+    path = tmp_path / "cards.toml"
+    path.write_text(broken, "utf-8")
+    with pytest.raises(CatalogError, match="70"):
+        load_catalog(path)
+
+
+def test_a_malformed_formal_line_names_its_card(tmp_path: Path) -> None:
+    broken = CARDS_TOML.read_text("utf-8").replace(
+        'formal = "on_play: move_plot(+2)"', 'formal = "on_play: move_plot(up)"'
+    )
+    path = tmp_path / "cards.toml"
+    path.write_text(broken, "utf-8")
+    with pytest.raises(CatalogError, match="cold_recalculation"):
+        load_catalog(path)
+
+
+def test_a_one_shot_with_power_is_refused(tmp_path: Path) -> None:
+    broken = CARDS_TOML.read_text("utf-8").replace(
+        'id = "nanobot_kill_swarm"', 'id = "nanobot_kill_swarm"\npower = 2'
+    )
+    path = tmp_path / "cards.toml"
+    path.write_text(broken, "utf-8")
+    with pytest.raises(CatalogError, match="nanobot_kill_swarm"):
+        load_catalog(path)
