@@ -26,7 +26,7 @@ Action = Mapping[str, Any]
 JSON = dict[str, Any]
 
 
-class IllegalAction(Exception):  # noqa: N818 - the contract's name
+class IllegalAction(Exception):
     """An action refused by the rules; ``code`` is snake_case and stable."""
 
     def __init__(self, code: str, message: str) -> None:

@@ -1,0 +1,1 @@
+"""HTTP and WebSocket edges: parse, call one service function, shape the answer."""

@@ -1,0 +1,102 @@
+"""All settings in one typed object, read from ``SKIRMISH_*`` environment variables.
+
+Nested groups use ``__``: ``SKIRMISH_DATABASE__URL``, ``SKIRMISH_LIMITS__MAX_FRAME_BYTES``.
+Nothing else in the code reads the environment; tests call ``get_settings.cache_clear()``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PLACEHOLDER_PEPPER = "change-me"
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+class DatabaseSettings(BaseModel):
+    """Where the truth lives: SQLite for one worker, PostgreSQL for several."""
+
+    url: str = "sqlite+aiosqlite:///./var/skirmish.db"
+    echo: bool = False
+    migrate_on_start: bool = True
+
+
+class SecuritySettings(BaseModel):
+    """Seat secrets are stored as HMAC-SHA256(pepper, secret); the pepper never leaves here."""
+
+    seat_secret_pepper: SecretStr = SecretStr(PLACEHOLDER_PEPPER)
+    allowed_origins: list[str] = Field(
+        default_factory=lambda: ["http://localhost:8000", "http://127.0.0.1:8000"]
+    )
+    allow_missing_origin: bool = True  # non-browser clients (bots, tests) send no Origin
+
+
+class LimitSettings(BaseModel):
+    """Protection for the WebSocket hot path."""
+
+    max_frame_bytes: int = 4096
+    rate_per_second: float = 10.0
+    rate_burst: int = 30
+    heartbeat_seconds: float = 20.0
+    idle_timeout_seconds: float = 60.0
+    send_queue_frames: int = 256
+    resend_max_versions: int = 500
+
+
+class BusSettings(BaseModel):
+    """Fan-out of "match M is at version v" between workers; memory means one worker."""
+
+    backend: Literal["memory", "redis"] = "memory"
+    url: str = "redis://127.0.0.1:6379/0"  # used by the redis backend
+    channel: str = "skirmish:versions"
+
+
+class ServerSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    proxy_headers: bool = False  # trust X-Forwarded-* (also: skirmish serve --proxy-headers)
+    forwarded_allow_ips: str = "127.0.0.1"  # ...but only from these proxy addresses
+    static_dir: Path = REPO_ROOT / "static"  # served at / when the folder exists
+
+
+class Settings(BaseSettings):
+    """The whole configuration; see README for every variable."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="SKIRMISH_", env_nested_delimiter="__", extra="ignore"
+    )
+
+    environment: Literal["development", "test", "production"] = "development"
+    database: DatabaseSettings = Field(default_factory=DatabaseSettings)
+    security: SecuritySettings = Field(default_factory=SecuritySettings)
+    limits: LimitSettings = Field(default_factory=LimitSettings)
+    bus: BusSettings = Field(default_factory=BusSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
+
+    @model_validator(mode="after")
+    def _refuse_placeholder_secrets(self) -> Settings:
+        """A leaked default pepper would let anyone precompute seat hashes: refuse it in prod."""
+        pepper = self.security.seat_secret_pepper.get_secret_value()
+        if self.environment != "development" and pepper in ("", PLACEHOLDER_PEPPER):
+            raise ValueError(
+                "SKIRMISH_SECURITY__SEAT_SECRET_PEPPER must be set outside development"
+            )
+        return self
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()
+
+
+def ensure_sqlite_dir(url: str) -> None:
+    """Create the folder of a file-based SQLite URL (./var by default) before connecting."""
+    prefix = "sqlite+aiosqlite:///"
+    if url.startswith(prefix) and ":memory:" not in url:
+        Path(url.removeprefix(prefix)).parent.mkdir(parents=True, exist_ok=True)

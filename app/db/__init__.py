@@ -1,0 +1,1 @@
+"""Persistence: typed SQLAlchemy mappings, the async engine, and the Alembic entry point."""

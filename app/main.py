@@ -1,0 +1,55 @@
+"""The composition root: settings, database, service, bus, hub, routers, static files."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.staticfiles import StaticFiles
+
+from app.api import health, matches, ws
+from app.api.errors import install_error_handlers
+from app.config import Settings, get_settings
+from app.db.session import create_engine, create_session_factory
+from app.matches.service import MatchService
+from app.realtime.hub import Hub
+from app.realtime.pubsub import create_bus
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    engine = create_engine(settings.database.url, settings.database.echo)
+    bus = create_bus(settings.bus)
+    pepper = settings.security.seat_secret_pepper.get_secret_value()
+    service = MatchService(create_session_factory(engine), pepper, bus.publish)
+    hub = Hub(service, settings.limits)
+    bus.subscribe(hub.on_version)
+    await bus.start()
+    if settings.bus.backend == "memory":  # the only worker: nobody is connected yet
+        await service.reset_presence()
+    app.state.service, app.state.hub, app.state.bus = service, hub, bus
+    yield
+    await hub.close()
+    await bus.close()
+    await engine.dispose()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    app = FastAPI(title="Skirmish", version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=settings.security.allowed_origins,
+        allow_methods=["GET", "POST"],
+        allow_headers=["Content-Type"],
+    )
+    for module in (health, matches, ws):
+        app.include_router(module.router)
+    if settings.server.static_dir.is_dir():
+        app.mount("/", StaticFiles(directory=settings.server.static_dir, html=True), name="static")
+    return app

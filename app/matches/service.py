@@ -1,0 +1,312 @@
+"""The match service: create, join, act, resume (DESIGN §2). No HTTP, no sockets here.
+
+Callers pass a ``notify`` callable; it is awaited only after a commit, with
+"match M is now at version v", and is how realtime fan-out learns of changes.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Action, Match, MatchStatus, Seat
+from app.db.session import SessionFactory
+from app.games.base import Event, Game, IllegalAction, Transition, Viewer
+from app.matches import errors, store
+from app.matches.cache import StateCache
+from app.matches.records import (
+    Ack,
+    MatchLog,
+    MatchSummary,
+    Position,
+    Progress,
+    SeatGrant,
+    Step,
+)
+from app.matches.seat_keys import hash_secret, issue_secret, secret_matches
+from app.matches.summaries import LOBBY_GROUPS, game_named, log_entry, summarize
+
+Notify = Callable[[str, int], Awaitable[None]]
+
+
+class MatchService:
+    """Every operation on matches; one instance per worker, shared by all requests."""
+
+    def __init__(self, sessions: SessionFactory, pepper: str, notify: Notify) -> None:
+        self._sessions = sessions
+        self._pepper = pepper
+        self._notify = notify
+        self._cache = StateCache()
+
+    # -- lobby -------------------------------------------------------------------
+
+    async def create_match(
+        self, game_name: str, options: Mapping[str, Any], seat: str | None, name: str | None
+    ) -> SeatGrant:
+        """Set the game up from a fresh seed and claim the creator's seat (random if None)."""
+        game = game_named(game_name)
+        chosen = seat if seat is not None else secrets.choice(game.SEATS)
+        if chosen not in game.SEATS:
+            raise errors.UnknownSeat()
+        try:
+            full_options = game.validate_options(options)
+        except IllegalAction as exc:
+            raise errors.IllegalMove(exc.code, exc.message) from None
+        seed = secrets.randbits(52)
+        state = game.setup(seed, full_options)
+        match = Match(
+            id=str(uuid.uuid4()),
+            game=game.NAME,
+            rules_version=game.RULES_VERSION,
+            seed=seed,
+            options=full_options,
+            status=MatchStatus.LOBBY,
+            version=0,
+            snapshot=game.to_json(state),
+        )
+        secret = issue_secret()
+        async with self._sessions() as session, session.begin():
+            session.add(match)
+            for seat_name in game.SEATS:
+                session.add(Seat(match_id=match.id, seat=seat_name, connected=False))
+            await session.flush()
+            await store.claim_seat(session, match.id, chosen, self._hash(secret), name)
+            await store.start_if_full(session, match.id)
+        self._cache.put(match.id, 0, state)
+        return SeatGrant(match.id, chosen, secret)
+
+    async def join_match(self, match_id: str, seat: str | None, name: str | None) -> SeatGrant:
+        """Claim ``seat`` (or the first free one); the match starts when none is left free."""
+        secret = issue_secret()
+        async with self._sessions() as session, session.begin():
+            match = await self._require(session, match_id)
+            if match.status != MatchStatus.LOBBY:
+                raise errors.SeatTaken("The match has started; every seat is taken.")
+            seats = await store.get_seats(session, match_id)
+            free = [s.seat for s in seats if s.secret_hash is None]
+            chosen = seat if seat is not None else next(iter(free), None)
+            if chosen is None:
+                raise errors.SeatTaken()
+            if chosen not in {s.seat for s in seats}:
+                raise errors.UnknownSeat()
+            if not await store.claim_seat(session, match_id, chosen, self._hash(secret), name):
+                raise errors.SeatTaken()
+            await store.start_if_full(session, match_id)
+            version = match.version
+        await self._notify(match_id, version)
+        return SeatGrant(match_id, chosen, secret)
+
+    async def lobby(self, limit: int = 50) -> dict[str, list[MatchSummary]]:
+        """Open, live and finished matches, newest first."""
+        async with self._sessions() as session:
+            out: dict[str, list[MatchSummary]] = {}
+            for group, statuses in LOBBY_GROUPS.items():
+                matches = await store.list_matches(session, statuses, limit)
+                seats = await store.seats_of(session, [m.id for m in matches])
+                out[group] = [summarize(m, seats[m.id]) for m in matches]
+            return out
+
+    async def summary(self, match_id: str) -> MatchSummary:
+        async with self._sessions() as session:
+            match = await self._require(session, match_id)
+            return summarize(match, await store.get_seats(session, match_id))
+
+    async def match_log(self, match_id: str) -> MatchLog:
+        """The public log: spectator-redacted events while live, everything once it ended."""
+        async with self._sessions() as session:
+            match = await self._require(session, match_id)
+            actions = await store.actions_between(session, match_id, 0)
+        game = game_named(match.game)
+        full = match.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED)
+        entries = [log_entry(game, a, full) for a in actions]
+        return MatchLog(match_id, match.status, redacted=not full, entries=entries)
+
+    # -- seats and presence ------------------------------------------------------
+
+    async def authenticate(self, match_id: str, secret: str | None) -> Viewer:
+        """The seat this secret opens, or ``None`` (spectator) when no secret is given."""
+        async with self._sessions() as session:
+            await self._require(session, match_id)
+            seats = await store.get_seats(session, match_id)
+        if secret is None:
+            return None
+        found = [s.seat for s in seats if secret_matches(self._pepper, secret, s.secret_hash)]
+        if not found:
+            raise errors.NotAuthorized("This secret opens no seat of this match.")
+        return found[0]
+
+    async def set_connected(self, match_id: str, seat: str, connected: bool) -> None:
+        async with self._sessions() as session, session.begin():
+            await store.set_connected(session, match_id, seat, connected)
+            match = await self._require(session, match_id)
+            version = match.version
+        await self._notify(match_id, version)
+
+    async def ping_database(self) -> None:
+        """Raise unless the database answers (readiness)."""
+        async with self._sessions() as session:
+            await store.ping(session)
+
+    async def reset_presence(self) -> None:
+        async with self._sessions() as session, session.begin():
+            await store.reset_presence(session)
+
+    # -- play --------------------------------------------------------------------
+
+    async def act(
+        self,
+        match_id: str,
+        seat: Viewer,
+        client_id: str,
+        seen_version: int,
+        action: Mapping[str, Any],
+        rate_limited: bool = False,
+    ) -> Ack:
+        """Apply one intent through the guards of DESIGN §7, commit, then notify.
+
+        A client id already recorded for this seat returns its original ack whatever the
+        match looks like now: the resend of an action whose ack was lost necessarily
+        carries a stale version, and must still not have a second effect.
+        """
+        async with self._sessions() as session:
+            match = await self._require(session, match_id)
+            if seat is None:
+                raise errors.NotAuthorized("Spectators cannot act.")
+            original = await store.find_action(session, match_id, client_id)
+            if original is not None:
+                return self._original_ack(original, seat)
+            self._check_playable(match, seen_version)
+            game = game_named(match.game)
+            version, state = await self._latest(session, game, match)
+            if version != seen_version:  # a writer committed since the row was read
+                raise errors.StaleVersion(version)
+            if seat not in game.active_seats(state):
+                raise errors.NotYourDecision()
+            try:
+                transition = game.apply(state, seat, action)
+            except IllegalAction as exc:
+                raise errors.IllegalMove(exc.code, exc.message) from None
+            if rate_limited:
+                raise errors.RateLimited()
+            ack = await self._commit(session, game, match, seat, client_id, action, transition)
+        await self._notify(match_id, ack.version)
+        return ack
+
+    async def position(self, match_id: str) -> Position:
+        """The match now: what a hub renders for a socket that has just arrived."""
+        async with self._sessions() as session:
+            match = await self._require(session, match_id)
+            game = game_named(match.game)
+            version, state = await self._latest(session, game, match)
+        return Position(match_id, game, version, match.status, state)
+
+    async def progress(self, known: Position) -> Progress:
+        """Every step after ``known``, states replayed from the cache or the engine."""
+        async with self._sessions() as session:
+            match = await self._require(session, known.match_id)
+            actions = await store.actions_between(session, known.match_id, known.version)
+        steps: list[Step] = []
+        state = known.state
+        for row in actions:
+            state = (
+                self._cache.get(known.match_id, row.seq)
+                or known.game.apply(state, row.seat, row.payload).state
+            )
+            events = tuple(Event.from_json(e) for e in row.events)
+            steps.append(Step(row.seq, state, events))
+        return Progress(match.status, tuple(steps))
+
+    async def missed_events(self, match_id: str, after: int, upto: int) -> list[Event]:
+        """The full events of versions ``after+1 .. upto``, for a socket that reconnects."""
+        async with self._sessions() as session:
+            actions = await store.actions_between(session, match_id, after, upto)
+        return [Event.from_json(e) for row in actions for e in row.events]
+
+    # -- internals ---------------------------------------------------------------
+
+    def _hash(self, secret: str) -> str:
+        return hash_secret(self._pepper, secret)
+
+    async def _require(self, session: AsyncSession, match_id: str) -> Match:
+        match = await store.get_match(session, match_id)
+        if match is None:
+            raise errors.MatchNotFound()
+        return match
+
+    @staticmethod
+    def _original_ack(original: Action, seat: str) -> Ack:
+        if original.seat != seat:
+            raise errors.ActionIdReused()
+        return Ack(original.client_action_id, original.seq)
+
+    @staticmethod
+    def _check_playable(match: Match, seen_version: int) -> None:
+        if match.status == MatchStatus.LOBBY:
+            raise errors.MatchNotActive()
+        if match.status != MatchStatus.ACTIVE:
+            raise errors.MatchFinished()
+        if seen_version != match.version:
+            raise errors.StaleVersion(match.version)
+
+    async def _latest(self, session: AsyncSession, game: Game, match: Match) -> tuple[int, Any]:
+        """The newest state: from the cache at the row's version, else from the snapshot."""
+        cached = self._cache.get(match.id, match.version)
+        if cached is not None:
+            return match.version, cached
+        version, snapshot = await store.get_snapshot(session, match.id)
+        state = game.from_json(snapshot)
+        self._cache.put(match.id, version, state)
+        return version, state
+
+    async def _commit(
+        self,
+        session: AsyncSession,
+        game: Game,
+        match: Match,
+        seat: str,
+        client_id: str,
+        action: Mapping[str, Any],
+        transition: Transition,
+    ) -> Ack:
+        """One transaction: the action row and the new snapshot, only if nobody moved first.
+
+        The reads above end first: the write transaction starts with the guarded UPDATE,
+        so SQLite takes its write lock up front instead of upgrading a stale read snapshot.
+        """
+        match_id, read_version = match.id, match.version
+        outcome = game.outcome(transition.state)
+        row = Action(
+            match_id=match_id,
+            seq=read_version + 1,
+            seat=seat,
+            client_action_id=client_id,
+            payload=dict(action),
+            events=[event.to_json() for event in transition.events],
+        )
+        snapshot = game.to_json(transition.state)
+        await session.rollback()  # nothing was written: this only ends the read transaction
+        try:
+            async with session.begin():
+                saved = await store.save_step(
+                    session, read_version, row, snapshot, outcome.to_json() if outcome else None
+                )
+        except IntegrityError:  # the same client id won a race on another socket
+            saved = False
+        if not saved:
+            return await self._after_conflict(match_id, seat, client_id)
+        self._cache.put(match_id, row.seq, transition.state)
+        return Ack(client_id, row.seq)
+
+    async def _after_conflict(self, match_id: str, seat: str, client_id: str) -> Ack:
+        """Another writer won: either our own resend (ack it) or a real conflict (stale)."""
+        async with self._sessions() as session:
+            original = await store.find_action(session, match_id, client_id)
+            if original is not None:
+                return self._original_ack(original, seat)
+            match = await self._require(session, match_id)
+        raise errors.StaleVersion(match.version)

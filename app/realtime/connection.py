@@ -1,0 +1,120 @@
+"""One WebSocket from hello to close: frames in, service calls, frames out.
+
+Every refusal is an ``error`` frame and the socket stays usable; only an idle
+socket (no frame for ``idle_timeout_seconds``) or a too-slow reader is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from app.config import LimitSettings
+from app.matches import errors
+from app.matches.service import MatchService
+from app.realtime import protocol
+from app.realtime.hub import Hub, Member
+from app.realtime.outbox import Outbox
+from app.realtime.throttle import TokenBucket
+
+GOING_AWAY = 1001
+log = logging.getLogger(__name__)
+
+
+class Connection:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        match_id: str,
+        service: MatchService,
+        hub: Hub,
+        limits: LimitSettings,
+    ) -> None:
+        self._ws = websocket
+        self._match_id = match_id
+        self._service = service
+        self._hub = hub
+        self._limits = limits
+        self._outbox = Outbox(websocket, limits.send_queue_frames)
+        self._bucket = TokenBucket(limits.rate_per_second, limits.rate_burst)
+        self._member: Member | None = None
+
+    async def serve(self) -> None:
+        """Receive frames until the peer leaves or goes idle; always leave the room."""
+        self._outbox.start()
+        try:
+            while (text := await self._receive()) is not None:
+                await self._handle(text)
+        finally:
+            if self._member is not None:
+                await self._hub.leave(self._member)
+            await self._outbox.stop()
+
+    async def _receive(self) -> str | None:
+        try:
+            message = await asyncio.wait_for(
+                self._ws.receive(), timeout=self._limits.idle_timeout_seconds
+            )
+        except TimeoutError:
+            with contextlib.suppress(Exception):
+                await self._ws.close(code=GOING_AWAY, reason="idle")
+            return None
+        except WebSocketDisconnect:
+            return None
+        if message["type"] == "websocket.disconnect":
+            return None
+        if message.get("text") is not None:
+            return str(message["text"])
+        data = message.get("bytes") or b""
+        return data.decode("utf-8", errors="replace")
+
+    async def _handle(self, text: str) -> None:
+        try:
+            frame = protocol.parse_frame(text, self._limits.max_frame_bytes)
+            if isinstance(frame, protocol.Ping):
+                self._outbox.push(protocol.PONG)
+            elif isinstance(frame, protocol.Hello):
+                await self._hello(frame)
+            else:
+                await self._act(frame)
+        except errors.MatchError as exc:
+            self._refuse(exc, text)
+            if isinstance(exc, errors.StaleVersion) and self._member is not None:
+                await self._hub.resync(self._member)
+        except Exception:
+            log.exception("frame failed on match %s", self._match_id)
+            self._refuse(errors.InternalError(), text)
+
+    def _refuse(self, error: errors.MatchError, text: str) -> None:
+        frame = protocol.error_frame(error, frame_id_of(text, error))
+        self._outbox.push(protocol.encode(frame))
+
+    async def _hello(self, frame: protocol.Hello) -> None:
+        if self._member is not None:
+            raise errors.BadFrame("This socket has already said hello.")
+        viewer = await self._service.authenticate(self._match_id, frame.secret)
+        self._member = await self._hub.join(self._match_id, viewer, self._outbox, frame.version)
+
+    async def _act(self, frame: protocol.Act) -> None:
+        if self._member is None:
+            raise errors.BadFrame("The first frame must be hello.")
+        throttled = not self._bucket.take()
+        ack = await self._service.act(
+            self._match_id,
+            self._member.viewer,
+            frame.id,
+            frame.version,
+            frame.action,
+            rate_limited=throttled,
+        )
+        self._outbox.push(protocol.encode(protocol.ack_frame(ack.id, ack.version)))
+
+
+def frame_id_of(text: str, error: errors.MatchError) -> str | None:
+    """The client id to echo in an error: unknown for an oversized frame (never parsed)."""
+    if isinstance(error, errors.FrameTooLarge):
+        return None
+    return protocol.frame_id(text)

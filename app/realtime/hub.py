@@ -1,0 +1,193 @@
+"""Sockets per match and per-audience rendering.
+
+Each version is rendered once per audience present (each seat, spectators), encoded
+once, and queued to every socket of that audience, in version order. A room's pump
+is woken by the bus ("match M at version v") and reads the new steps from the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from app.config import LimitSettings
+from app.games.base import Event, Game, Viewer
+from app.matches.records import Position, Step
+from app.matches.service import MatchService
+from app.realtime import protocol
+from app.realtime.outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Member:
+    """One socket in a room: who it is and where its frames go."""
+
+    match_id: str
+    viewer: Viewer
+    outbox: Outbox
+
+
+@dataclass(eq=False)
+class Room:
+    """The sockets of one match on this worker and the last version they were sent."""
+
+    match_id: str
+    members: list[Member] = field(default_factory=list)
+    position: Position | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    pump: asyncio.Task[None] | None = None
+    presence: str = ""
+
+    def spectators(self) -> int:
+        return sum(1 for m in self.members if m.viewer is None)
+
+    def seat_sockets(self) -> Counter[str]:
+        return Counter(m.viewer for m in self.members if m.viewer is not None)
+
+
+class Hub:
+    def __init__(self, service: MatchService, limits: LimitSettings) -> None:
+        self._service = service
+        self._limits = limits
+        self._rooms: dict[str, Room] = {}
+
+    def on_version(self, match_id: str, _version: int) -> None:
+        """Bus listener: wake the room's pump; it reads what changed from the service."""
+        room = self._rooms.get(match_id)
+        if room is not None:
+            room.wake.set()
+
+    def spectators(self, match_id: str) -> int:
+        room = self._rooms.get(match_id)
+        return room.spectators() if room else 0
+
+    async def join(
+        self, match_id: str, viewer: Viewer, outbox: Outbox, since: int | None
+    ) -> Member:
+        """Welcome the socket, send it what it missed since ``since``, then live updates."""
+        member = Member(match_id, viewer, outbox)
+        while True:
+            room = self._rooms.setdefault(match_id, Room(match_id))
+            try:
+                async with room.lock:
+                    if self._rooms.get(match_id) is not room:
+                        continue  # emptied and dropped while we waited: take a fresh room
+                    await self._admit(room, member, since)
+                    break
+            finally:
+                self._drop_if_empty(room)
+        await self._mark_connected(room, viewer, True)
+        return member
+
+    async def _admit(self, room: Room, member: Member, since: int | None) -> None:
+        if room.position is None:
+            room.position = await self._service.position(room.match_id)
+            room.pump = asyncio.create_task(self._pump(room))
+        summary = await self._service.summary(room.match_id)
+        spectators = room.spectators() + (member.viewer is None)
+        match = protocol.summary_json(summary, spectators)
+        member.outbox.push(protocol.encode(protocol.welcome_frame(member.viewer, match)))
+        await self._catch_up(room.position, member, since)
+        room.members.append(member)
+
+    def _drop_if_empty(self, room: Room) -> None:
+        if room.members or self._rooms.get(room.match_id) is not room:
+            return
+        del self._rooms[room.match_id]
+        if room.pump is not None:
+            room.pump.cancel()
+
+    async def leave(self, member: Member) -> None:
+        room = self._rooms.get(member.match_id)
+        if room is None or member not in room.members:
+            return
+        room.members.remove(member)
+        self._drop_if_empty(room)
+        await self._mark_connected(room, member.viewer, False)
+
+    async def resync(self, member: Member) -> None:
+        """A fresh full view for one socket (after ``stale_version``)."""
+        room = self._rooms.get(member.match_id)
+        if room is None or room.position is None:
+            return
+        async with room.lock:
+            await self._catch_up(room.position, member, room.position.version)
+
+    async def close(self) -> None:
+        for room in list(self._rooms.values()):
+            if room.pump is not None:
+                room.pump.cancel()
+        self._rooms.clear()
+
+    async def _catch_up(self, position: Position, member: Member, since: int | None) -> None:
+        """Events after ``since`` from the log, or a bare full view when the gap is too big."""
+        gap = position.version - since if since is not None else -1
+        events: list[Event] = []
+        if 0 < gap <= self._limits.resend_max_versions and since is not None:
+            events = await self._service.missed_events(position.match_id, since, position.version)
+        step = Step(position.version, position.state, tuple(events))
+        member.outbox.push(render(position.game, step, member.viewer))
+
+    async def _mark_connected(self, room: Room, viewer: Viewer, connected: bool) -> None:
+        """Seat presence lives in the DB (a flag per seat); spectators are counted here."""
+        first_or_last = 1 if connected else 0
+        if viewer is not None and room.seat_sockets()[viewer] == first_or_last:
+            with contextlib.suppress(Exception):
+                await self._service.set_connected(room.match_id, viewer, connected)
+        room.wake.set()
+
+    async def _pump(self, room: Room) -> None:
+        """Advance on each notification, and every heartbeat anyway: a lost bus message
+        (a Redis reconnect) then delays a version by one heartbeat instead of losing it."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(room.wake.wait(), self._limits.heartbeat_seconds)
+            room.wake.clear()
+            try:
+                async with room.lock:
+                    await self._advance(room)
+            except Exception:  # keep the room alive and retry: the DB may be back soon
+                log.warning("room %s could not advance", room.match_id, exc_info=True)
+                await asyncio.sleep(0.5)
+                room.wake.set()
+
+    async def _advance(self, room: Room) -> None:
+        assert room.position is not None
+        progress = await self._service.progress(room.position)
+        for step in progress.steps:
+            self._broadcast(room, step)
+            room.position = replace(room.position, version=step.version, state=step.state)
+        if not progress.steps or progress.status != room.position.status:
+            room.position = replace(room.position, status=progress.status)
+            await self._refresh_presence(room)
+
+    def _broadcast(self, room: Room, step: Step) -> None:
+        """Render each audience present once, and queue that text to all its sockets."""
+        assert room.position is not None
+        rendered: dict[Viewer, str] = {}
+        for member in room.members:
+            if member.viewer not in rendered:
+                rendered[member.viewer] = render(room.position.game, step, member.viewer)
+            member.outbox.push(rendered[member.viewer])
+
+    async def _refresh_presence(self, room: Room) -> None:
+        summary = await self._service.summary(room.match_id)
+        frame = protocol.presence_frame(protocol.summary_json(summary, room.spectators()))
+        text = protocol.encode(frame)
+        if text != room.presence:
+            room.presence = text
+            for member in room.members:
+                member.outbox.push(text)
+
+
+def render(game: Game, step: Step, viewer: Viewer) -> str:
+    """The state frame of ``step`` as ``viewer`` may see it: their view, redacted events."""
+    shown = [r for e in step.events if (r := game.redact(e, viewer)) is not None]
+    view = game.view(step.state, viewer)
+    return protocol.encode(protocol.state_frame(step.version, view, shown))

@@ -1,0 +1,90 @@
+"""Fan-out: one rendering per audience and version; slow sockets are dropped, not waited for."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from app.realtime.outbox import TRY_AGAIN_LATER, Outbox
+from app.realtime.pubsub import MemoryBus
+from tests.realtime.conftest import Table, open_table
+from tests.support import countdown
+from tests.support.client import Client
+from tests.support.server import LiveServer
+from tests.support.settings import make_settings
+
+
+async def test_each_audience_is_rendered_once_per_version(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clients = [
+        await Client.open(table.url, table.north),
+        await Client.open(table.url, table.north),
+        await Client.open(table.url, table.south),
+        await Client.open(table.url),
+        await Client.open(table.url),
+    ]
+    for client in clients:
+        await client.quiet(0.1)
+    calls: Counter[str | None] = Counter()
+    real_view = countdown.view
+
+    def counting_view(state: Any, viewer: str | None) -> dict[str, Any]:
+        calls[viewer] += 1
+        return real_view(state, viewer)
+
+    monkeypatch.setattr(countdown, "view", counting_view)
+    await clients[0].act(0, {"type": "take", "amount": 1})
+    for client in clients:
+        assert (await client.expect("state"))["version"] == 1
+    assert calls == Counter({"north": 1, "south": 1, None: 1})
+
+
+class StuckSocket:
+    """A peer that never reads: every send blocks."""
+
+    def __init__(self) -> None:
+        self.closed_with: int | None = None
+
+    async def send_text(self, data: str) -> None:
+        await asyncio.Event().wait()
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed_with = code
+
+
+async def test_outbox_overflow_closes_the_slow_socket() -> None:
+    socket = StuckSocket()
+    outbox = Outbox(socket, limit=2)
+    outbox.start()
+    for n in range(4):
+        outbox.push(f"frame {n}")
+    await asyncio.sleep(0.05)
+    assert outbox.overflowed and socket.closed_with == TRY_AGAIN_LATER
+    await outbox.stop()
+
+
+async def test_memory_bus_calls_every_listener() -> None:
+    bus = MemoryBus()
+    heard: list[tuple[str, int]] = []
+    bus.subscribe(lambda match_id, version: heard.append((match_id, version)))
+    await bus.publish("m", 3)
+    assert heard == [("m", 3)]
+
+
+async def test_a_lost_notification_is_caught_up_within_a_heartbeat(sqlite_url: str) -> None:
+    """Two workers with no shared bus: the other worker's versions still arrive, in order."""
+    settings = make_settings(sqlite_url, heartbeat_seconds=0.3)
+    first, second = LiveServer(settings).start(), LiveServer(settings).start()
+    try:
+        table = await open_table(first)
+        north = await Client.open(first.ws(table.match_id), table.north)
+        watcher = await Client.open(second.ws(table.match_id))
+        assert (await north.act(0, {"type": "take", "amount": 1}))["type"] == "ack"
+        assert (await watcher.expect("state", timeout=3))["version"] == 1
+    finally:
+        first.stop()
+        second.stop()

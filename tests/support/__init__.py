@@ -1,0 +1,1 @@
+"""Test-only helpers: a tiny game, a live server, a WebSocket client."""

@@ -1,0 +1,15 @@
+"""``python -m tests.support.serve_countdown serve ...``: the real CLI, plus the test game."""
+
+from __future__ import annotations
+
+import contextlib
+
+from app.cli import main
+from app.games import registry
+from tests.support import countdown
+
+if __name__ == "__main__":
+    with contextlib.suppress(Exception):  # a shipped engine still being written
+        registry.all_games()
+    registry.register(countdown)
+    main()

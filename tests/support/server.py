@@ -1,0 +1,46 @@
+"""A real uvicorn serving the app on a free loopback port, in a thread of the test process."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import uvicorn
+
+from app.config import Settings
+from app.main import create_app
+from tests.support.services import free_port
+
+
+class LiveServer:
+    def __init__(self, settings: Settings) -> None:
+        self.port = free_port()
+        config = uvicorn.Config(
+            create_app(settings),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws_max_size=settings.limits.max_frame_bytes * 16,
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, match_id: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/matches/{match_id}"
+
+    def start(self) -> LiveServer:
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
