@@ -129,3 +129,13 @@ def redact_private(event: Event, viewer: Viewer, public_fields: tuple[str, ...])
         if name in event.data:
             out[name] = event.data[name]
     return out
+
+
+def seats_in_play(game: Game, options: Mapping[str, Any]) -> tuple[Seat, ...]:
+    """The seats a match with these options fills; games with a fixed roster use ``SEATS``.
+
+    A game whose player count is an option (the Dune battle: 2–6 of six factions) provides
+    an optional ``seats_in_play(options)``; seats outside it never act and cannot be joined.
+    """
+    chooser = getattr(game, "seats_in_play", None)
+    return tuple(chooser(options)) if chooser is not None else game.SEATS

@@ -38,6 +38,7 @@ def _load_builtin() -> None:
     if _loaded:
         return
     _loaded = True
-    from app.games import invaders  # the shipped games, one line each
+    from app.games import dune_battle, invaders  # the shipped games, one line each
 
     register(invaders)
+    register(dune_battle)
