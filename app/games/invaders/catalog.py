@@ -47,6 +47,7 @@ class StrategyType:
     formal: str
     clauses: tuple[Clause, ...]
     repeatable: bool = False  # True only for the Ops Centre (once per Mankind turn)
+    opponent_turn: bool = False  # may be enabled in the opponent's turn (Chainmail, C-35)
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ def _strategy(entry: dict[str, Any]) -> StrategyType:
             formal=entry["formal"],
             clauses=parse_formal_line(entry["formal"]),
             repeatable=bool(entry.get("repeatable", False)),
+            opponent_turn=bool(entry.get("opponent_turn", False)),
         )
     except (KeyError, FormalLineError) as exc:
         raise CatalogError(f"{where}: {exc}") from exc

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 EFFECT_NAMES = frozenset(
     {
@@ -122,7 +123,7 @@ SIDES = frozenset({"mankind", "invader"})
 CATEGORIES = frozenset({"invader_unit", "desolator", "defender", "location", "hero", "one_shot"})
 ZONE_WORDS = frozenset({"this", "chosen", "each"})
 DURATIONS = frozenset({"end_of_turn", "end_of_next_invader_turn", "end_of_next_attack"})
-FILTER_WORDS = {
+FILTER_WORDS: dict[str, dict[str, Any]] = {
     "hero": {"hero": True},
     "not hero": {"hero": False},
     "upright": {"hero_state": "upright"},
@@ -247,10 +248,10 @@ def _call(text: str) -> tuple[str, str]:
     return m.group(1), m.group(2)
 
 
-def _arguments(name: str, args: str) -> dict[str, object]:
+def _arguments(name: str, args: str) -> dict[str, Any]:
     slots = list(_POSITIONAL[name])
-    fields: dict[str, object] = {}
-    flt: dict[str, object] = {}
+    fields: dict[str, Any] = {}
+    flt: dict[str, Any] = {}
     for arg in _split_top(args, ","):
         if _filter_arg(arg, flt, name):
             continue
@@ -265,11 +266,11 @@ def _arguments(name: str, args: str) -> dict[str, object]:
         slot = slots.pop(0)
         fields[slot] = _positional(slot, arg, name)
     if flt:
-        fields["filter"] = Filter(**flt)  # type: ignore[arg-type]
+        fields["filter"] = Filter(**flt)
     return fields
 
 
-def _filter_arg(arg: str, flt: dict[str, object], name: str) -> bool:
+def _filter_arg(arg: str, flt: dict[str, Any], name: str) -> bool:
     """Fold one filter argument (F-1 … F-10) into ``flt``; False if it is not one."""
     if arg in FILTER_WORDS:
         flt.update(FILTER_WORDS[arg])

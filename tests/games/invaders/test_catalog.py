@@ -105,3 +105,8 @@ def test_a_one_shot_with_power_is_refused(tmp_path: Path) -> None:
     path.write_text(broken, "utf-8")
     with pytest.raises(CatalogError, match="nanobot_kill_swarm"):
         load_catalog(path)
+
+
+def test_only_chainmail_may_be_enabled_in_the_opponents_turn() -> None:
+    """§5.3 [M]: Activate Project 'Chainmail' is the one exception (window: C-35)."""
+    assert [s.id for s in CATALOG.strategies.values() if s.opponent_turn] == ["project_chainmail"]
