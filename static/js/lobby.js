@@ -96,7 +96,8 @@ export function mountLobby(root) {
 
   function seatsOfGame(name) {
     const game = games.find((g) => (g.name ?? g.id) === name);
-    return game?.seats?.length ? game.seats : ["mankind", "invader"];
+    const seats = game?.default_seats?.length ? game.default_seats : game?.seats;
+    return seats?.length ? seats : ["mankind", "invader"];
   }
 
   /** Against a person (invite link) or, when the server lists bot levels for the game, the computer. */
