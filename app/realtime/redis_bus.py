@@ -1,81 +1,91 @@
-"""Redis pub/sub backend of the bus: every worker hears every "match M at version v".
+"""Redis pub/sub backend of the bus: one channel per match, ``<prefix>:<match id>``.
 
-A worker hears its own messages too, which keeps one delivery path for local and
-remote changes. Messages are tiny ("<match id> <version>"); the truth stays in the DB.
+One task owns the subscription connection: it polls for messages (a short timeout keeps
+it responsive to newly watched matches), subscribes and unsubscribes between polls, and
+pings when the line is quiet. A Redis restart breaks the read; the supervisor in
+``RemoteBus`` reconnects, resubscribes, and the subscribe confirmations trigger the
+resync of each match. Publishing uses the client's own pooled connections.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
+import time
 from typing import Any
 
 import redis.asyncio as redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
-from app.realtime.pubsub import Listener
+from app.config import BusSettings
+from app.realtime.pubsub import RemoteBus
 
-log = logging.getLogger(__name__)
+POLL_SECONDS = 0.2
 
 
-class RedisBus:
-    def __init__(self, url: str, channel: str) -> None:
-        self._client: Any = redis.from_url(url)
-        self._channel = channel
-        self._listeners: list[Listener] = []
+class RedisBus(RemoteBus):
+    def __init__(self, settings: BusSettings) -> None:
+        super().__init__(settings)
+        self.client_name = f"skirmish-bus-{self._origin}"  # in CLIENT LIST, for operators
+        self._client: Any = redis.from_url(
+            settings.url,
+            client_name=self.client_name,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+            socket_keepalive=True,
+            retry=Retry(NoBackoff(), 1),  # one quick retry (a pooled socket gone stale), no more
+        )
         self._pubsub: Any = None
-        self._task: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
-        """Subscribe now if Redis answers, else keep trying in the background (not ready)."""
-        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
-        subscribed = await self._subscribe()
-        self._task = asyncio.create_task(self._listen(subscribed))
+    async def _session(self) -> None:
+        self._pubsub = self._client.pubsub()
+        await self._pubsub.connect()  # raises while Redis is down
+        subscribed: set[str] = set()
+        last_heard = last_ping = time.monotonic()
+        self._set_connected(True)
+        await self._follow(subscribed)  # (re)subscribe everything watched
+        while True:
+            if self._changed.is_set() or self._unsent:
+                await self._follow(subscribed)
+            message = await self._pubsub.get_message(timeout=POLL_SECONDS)
+            now = time.monotonic()
+            if message is not None:
+                last_heard = now
+                self._handle(message)
+            elif now - last_heard > 3 * self._keepalive:
+                raise ConnectionError("redis answered no ping")
+            elif now - last_heard > self._keepalive and now - last_ping > self._keepalive:
+                await self._pubsub.ping()  # the pong arrives as a message
+                last_ping = now
 
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-        if self._pubsub is not None:
-            await self._pubsub.aclose()
-        await self._client.aclose()
-        self._listeners.clear()
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        channel = _text(message.get("channel"))
+        if kind == "message" and channel is not None:
+            self._received(channel, _text(message["data"]) or "")
+        elif kind == "subscribe" and channel is not None:
+            self._resync(channel.removeprefix(f"{self.prefix}:"))
 
-    async def ping(self) -> None:
+    async def _subscribe(self, match_ids: list[str]) -> None:
+        await self._pubsub.subscribe(*[self.channel(m) for m in match_ids])
+
+    async def _unsubscribe(self, match_ids: list[str]) -> None:
+        await self._pubsub.unsubscribe(*[self.channel(m) for m in match_ids])
+
+    async def _send(self, channel: str, text: str) -> None:
+        await self._client.publish(channel, text)
+
+    async def _ping(self) -> None:
         await self._client.ping()
 
-    def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+    async def _disconnect(self) -> None:
+        if self._pubsub is not None:
+            pubsub, self._pubsub = self._pubsub, None
+            await pubsub.aclose()
 
-    async def publish(self, match_id: str, version: int) -> None:
-        await self._client.publish(self._channel, f"{match_id} {version}")
+    async def _dispose(self) -> None:
+        await self._disconnect()
+        await self._client.aclose()
 
-    async def _subscribe(self) -> bool:
-        try:
-            await self._pubsub.subscribe(self._channel)
-        except Exception:
-            log.warning("redis bus unavailable; retrying")
-            return False
-        return True
 
-    async def _listen(self, subscribed: bool) -> None:
-        while True:
-            if not subscribed and not (subscribed := await self._subscribe()):
-                await asyncio.sleep(0.5)
-                continue
-            try:
-                async for message in self._pubsub.listen():
-                    self._deliver(message["data"])
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a dropped connection: back off, then resubscribe
-                log.warning("redis bus connection lost; retrying")
-                subscribed = False
-                await asyncio.sleep(0.5)
-
-    def _deliver(self, data: bytes | str) -> None:
-        text = data.decode() if isinstance(data, bytes) else data
-        match_id, _, version = text.rpartition(" ")
-        for listener in list(self._listeners):
-            listener(match_id, int(version))
+def _text(value: bytes | str | None) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value

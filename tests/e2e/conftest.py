@@ -137,8 +137,10 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[E2EServer]:
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Module-scoped: sync Playwright runs an event loop in this thread while it is open,
+    which would break every async test collected after the e2e modules."""
     require_chromium()
     from playwright.sync_api import sync_playwright
 

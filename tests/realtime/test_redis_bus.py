@@ -1,68 +1,65 @@
-"""Two workers sharing PostgreSQL and a Redis bus: sockets on either see every version."""
+"""Redis bus: per-match channels, reconnection, and two workers sharing PostgreSQL."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import Iterator
 
 import httpx
 import pytest
+import redis.asyncio as redis
 
 from app.config import BusSettings
-from app.db.migrate import upgrade_head
+from app.realtime.pubsub import RemoteBus
 from app.realtime.redis_bus import RedisBus
-from tests.realtime.conftest import open_table
-from tests.support.client import Client
+from tests.realtime import bus_checks
 from tests.support.server import LiveServer
-from tests.support.services import postgres_database, require_service
+from tests.support.services import require_service
 from tests.support.settings import make_settings
+
+pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
 def bus_settings() -> BusSettings:
     require_service("redis")
-    return BusSettings(backend="redis", channel=f"skirmish-test:{uuid.uuid4().hex}")
+    return BusSettings(backend="redis", channel=f"t{uuid.uuid4().hex[:12]}", retry_seconds=0.1)
 
 
 @pytest.fixture
 def two_workers(bus_settings: BusSettings) -> Iterator[tuple[LiveServer, LiveServer]]:
-    with postgres_database() as url:
-        upgrade_head(url)
-        workers = [LiveServer(make_settings(url, bus=bus_settings)).start() for _ in range(2)]
-        yield workers[0], workers[1]
-        for worker in workers:
-            worker.stop()
+    with bus_checks.two_live_workers(bus_settings) as workers:
+        yield workers
 
 
-async def test_redis_bus_delivers_to_every_subscriber(bus_settings: BusSettings) -> None:
-    bus = RedisBus(bus_settings.url, bus_settings.channel)
-    heard: list[tuple[str, int]] = []
-    bus.subscribe(lambda match_id, version: heard.append((match_id, version)))
-    await bus.start()
-    await bus.publish("match-1", 7)
-    for _ in range(100):
-        if heard:
-            break
-        await asyncio.sleep(0.01)
-    await bus.close()
-    assert heard == [("match-1", 7)]
+async def test_redis_bus_delivers_watched_matches_only(bus_settings: BusSettings) -> None:
+    await bus_checks.check_only_watched_matches_arrive(lambda: RedisBus(bus_settings))
+
+
+async def kill_own_subscription(bus: RemoteBus) -> None:
+    """Cut only this bus's subscriber connection (the Redis server is shared)."""
+    assert isinstance(bus, RedisBus)
+    admin = redis.Redis(host="127.0.0.1", port=6379)
+    try:
+        clients = await admin.client_list(_type="pubsub")
+        ids = [c["id"] for c in clients if c.get("name") == bus.client_name]
+        assert ids, "the bus has no subscriber connection"
+        for client_id in ids:
+            await admin.client_kill_filter(_id=client_id)
+    finally:
+        await admin.aclose()
+
+
+async def test_redis_bus_reconnects_and_resyncs(bus_settings: BusSettings) -> None:
+    await bus_checks.check_reconnects_and_resyncs(
+        lambda: RedisBus(bus_settings), kill_own_subscription
+    )
 
 
 async def test_sockets_on_two_workers_see_every_version(
     two_workers: tuple[LiveServer, LiveServer],
 ) -> None:
-    first, second = two_workers
-    table = await open_table(first)
-    north = await Client.open(first.ws(table.match_id), table.north)
-    south = await Client.open(second.ws(table.match_id), table.south)
-    spectator = await Client.open(second.ws(table.match_id))
-    for version, (mover, amount) in enumerate([(north, 3), (south, 3), (north, 3), (south, 1)]):
-        assert (await mover.act(version, {"type": "take", "amount": amount}))["type"] == "ack"
-        for client in (north, south, spectator):
-            assert (await client.expect("state"))["version"] == version + 1
-    for client in (north, south, spectator):
-        assert [f["version"] for f in client.frames if f["type"] == "state"] == [0, 1, 2, 3, 4]
+    await bus_checks.check_sockets_on_two_workers_see_every_version(two_workers, [3, 3, 3, 1])
 
 
 async def test_worker_without_redis_starts_but_is_not_ready(sqlite_url: str) -> None:
@@ -71,6 +68,8 @@ async def test_worker_without_redis_starts_but_is_not_ready(sqlite_url: str) -> 
     try:
         async with httpx.AsyncClient(base_url=server.http) as http:
             assert (await http.get("/healthz")).status_code == 200
-            assert (await http.get("/readyz")).status_code == 503
+            ready = await http.get("/readyz")
+            assert ready.status_code == 503
+            assert ready.json()["detail"].startswith("bus:")
     finally:
         server.stop()

@@ -1,0 +1,1 @@
+"""Logs, metrics and request context: what an operator sees of a running worker."""
