@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 
+import asyncpg
 import uvicorn
 
 from app.config import Settings, get_settings
 from app.db.migrate import upgrade_head
+from app.observability.logging import configure_logging, log_config
+from app.realtime.pg_bus import asyncpg_dsn
+
+MIGRATION_LOCK = 0x5C1B_0001  # pg_advisory_lock key: one migrator at a time
 
 
 def parse_args(argv: list[str] | None, settings: Settings) -> argparse.Namespace:
@@ -21,7 +27,12 @@ def parse_args(argv: list[str] | None, settings: Settings) -> argparse.Namespace
         "--proxy-headers",
         action="store_true",
         default=settings.server.proxy_headers,
-        help="trust X-Forwarded-* from SKIRMISH_SERVER__FORWARDED_ALLOW_IPS",
+        help="trust X-Forwarded-* from --forwarded-allow-ips",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=settings.server.forwarded_allow_ips,
+        help="comma-separated proxy addresses or networks whose X-Forwarded-* are trusted",
     )
     commands.add_parser("migrate", help="apply the database migrations and exit")
     return parser.parse_args(argv)
@@ -30,9 +41,12 @@ def parse_args(argv: list[str] | None, settings: Settings) -> argparse.Namespace
 def serve(settings: Settings, args: argparse.Namespace) -> None:
     """Migrate once here, before any worker starts, so workers never race on the schema."""
     if args.workers > 1 and settings.bus.backend == "memory":
-        raise SystemExit("--workers > 1 needs SKIRMISH_BUS__BACKEND=redis (memory is per process)")
+        raise SystemExit(
+            "--workers > 1 needs SKIRMISH_BUS__BACKEND=redis or postgresql "
+            "(the memory bus reaches only its own process)"
+        )
     if settings.database.migrate_on_start:
-        upgrade_head(settings.database.url)
+        migrate(settings.database.url)
     limits = settings.limits
     uvicorn.run(
         "app.main:create_app",
@@ -44,15 +58,42 @@ def serve(settings: Settings, args: argparse.Namespace) -> None:
         ws_ping_interval=limits.heartbeat_seconds,
         ws_ping_timeout=limits.heartbeat_seconds,
         proxy_headers=args.proxy_headers,
-        forwarded_allow_ips=settings.server.forwarded_allow_ips,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        log_config=log_config(settings.observability),
+        access_log=settings.observability.access_log,
+        # A peer that never reads must not hold a SIGTERM open (docs/reliability.md).
+        timeout_graceful_shutdown=limits.shutdown_grace_seconds,
     )
+
+
+def migrate(url: str) -> None:
+    """Apply the migrations; on PostgreSQL under an advisory lock.
+
+    Several containers running ``skirmish serve`` against one database then take turns:
+    the first upgrades, the others find the schema at head. (SQLite is one machine's file,
+    written by one process at a time anyway.)
+    """
+    if not url.startswith("postgresql"):
+        upgrade_head(url)
+        return
+    asyncio.run(_migrate_locked(url))
+
+
+async def _migrate_locked(url: str) -> None:
+    conn = await asyncpg.connect(asyncpg_dsn(url), timeout=10)
+    try:
+        await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+        await asyncio.to_thread(upgrade_head, url)  # Alembic runs its own loop there
+    finally:
+        await conn.close()  # ends the session, which releases the lock
 
 
 def main(argv: list[str] | None = None) -> None:
     settings = get_settings()
     args = parse_args(argv, settings)
+    configure_logging(settings.observability)  # migrations log like the server will
     if args.command == "migrate":
-        upgrade_head(settings.database.url)
+        migrate(settings.database.url)
         return
     serve(settings, args)
 

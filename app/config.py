@@ -45,23 +45,50 @@ class LimitSettings(BaseModel):
     idle_timeout_seconds: float = 60.0
     send_queue_frames: int = 256
     resend_max_versions: int = 500
+    # Per client IP (per worker): actions across all its sockets, joins, open sockets.
+    ip_rate_per_second: float = 30.0
+    ip_rate_burst: int = 90
+    join_rate_per_second: float = 2.0  # hello frames, seat claims and match creations
+    join_rate_burst: int = 40  # room for a NAT full of players reconnecting at once
+    socket_join_burst: int = 5  # hello attempts one socket may make (secret guessing)
+    max_sockets_per_ip: int = 64
+    max_open_matches_per_creator: int = 10  # lobby or active matches created by one IP
+    shutdown_grace_seconds: float = 10.0  # SIGTERM: time for in-flight actions to finish
+    clock_tick_seconds: float = 1.0  # how often turn deadlines and absences are checked
 
 
 class BusSettings(BaseModel):
-    """Fan-out of "match M is at version v" between workers; memory means one worker."""
+    """Fan-out of "match M is at version v" between workers; memory means one worker.
 
-    backend: Literal["memory", "redis"] = "memory"
-    url: str = "redis://127.0.0.1:6379/0"  # used by the redis backend
-    channel: str = "skirmish:versions"
+    ``redis`` uses ``url``; ``postgresql`` uses LISTEN/NOTIFY on the database itself
+    (``SKIRMISH_DATABASE__URL``), so it needs no extra service.
+    """
+
+    backend: Literal["memory", "redis", "postgresql"] = "memory"
+    url: str = "redis://127.0.0.1:6379/0"  # used by the redis backend only
+    channel: str = Field(default="skirmish", max_length=24)  # prefix: one channel per match
+    retry_seconds: float = 0.5  # pause between reconnection attempts
+    keepalive_seconds: float = 5.0  # a silent connection is probed this often
 
 
 class ServerSettings(BaseModel):
+    """How ``skirmish serve`` runs uvicorn (also flags of that command)."""
+
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
     proxy_headers: bool = False  # trust X-Forwarded-* (also: skirmish serve --proxy-headers)
-    forwarded_allow_ips: str = "127.0.0.1"  # ...but only from these proxy addresses
+    forwarded_allow_ips: str = "127.0.0.1"  # ...but only from these proxy addresses / CIDRs
     static_dir: Path = REPO_ROOT / "static"  # served at / when the folder exists
+
+
+class ObservabilitySettings(BaseModel):
+    """Logs and metrics: JSON lines for log shippers, Prometheus text at /metrics."""
+
+    log_format: Literal["json", "text"] = "json"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    access_log: bool = True
+    metrics: bool = True  # serve /metrics (keep it off the public proxy)
 
 
 class Settings(BaseSettings):
@@ -77,6 +104,7 @@ class Settings(BaseSettings):
     limits: LimitSettings = Field(default_factory=LimitSettings)
     bus: BusSettings = Field(default_factory=BusSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    observability: ObservabilitySettings = Field(default_factory=ObservabilitySettings)
 
     @model_validator(mode="after")
     def _refuse_placeholder_secrets(self) -> Settings:

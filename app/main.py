@@ -13,7 +13,9 @@ from app.api import health, matches, ws
 from app.api.errors import install_error_handlers
 from app.config import Settings, get_settings
 from app.db.session import create_engine, create_session_factory
+from app.matches.clocks import ClockKeeper
 from app.matches.service import MatchService
+from app.observability.middleware import RequestContext
 from app.realtime.hub import Hub
 from app.realtime.pubsub import create_bus
 
@@ -22,16 +24,22 @@ from app.realtime.pubsub import create_bus
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     engine = create_engine(settings.database.url, settings.database.echo)
-    bus = create_bus(settings.bus)
+    bus = create_bus(settings.bus, settings.database.url)
     pepper = settings.security.seat_secret_pepper.get_secret_value()
     service = MatchService(create_session_factory(engine), pepper, bus.publish)
-    hub = Hub(service, settings.limits)
+    hub = Hub(service, settings.limits, bus)
     bus.subscribe(hub.on_version)
     await bus.start()
     if settings.bus.backend == "memory":  # the only worker: nobody is connected yet
         await service.reset_presence()
     app.state.service, app.state.hub, app.state.bus = service, hub, bus
+    tick = settings.limits.clock_tick_seconds
+    app.state.clocks = ClockKeeper(
+        service.sessions, service.act, bus.publish, tick, held=hub.held_seats
+    )
+    app.state.clocks.start()  # turn deadlines and abandonment (app/matches/clocks.py)
     yield
+    await app.state.clocks.stop()
     await hub.close()
     await bus.close()
     await engine.dispose()
@@ -47,7 +55,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_origins=settings.security.allowed_origins,
         allow_methods=["GET", "POST"],
         allow_headers=["Content-Type"],
+        expose_headers=["X-Request-Id"],
     )
+    app.add_middleware(RequestContext)  # outermost: every log line of a request has its ids
     for module in (health, matches, ws):
         app.include_router(module.router)
     if settings.server.static_dir.is_dir():

@@ -23,6 +23,10 @@ HTTP_STATUS: dict[type[errors.MatchError], int] = {
     errors.NotYourDecision: 409,
     errors.IllegalMove: 422,
     errors.RateLimited: 429,
+    errors.AddressRateLimited: 429,
+    errors.JoinRateLimited: 429,
+    errors.TooManySockets: 429,
+    errors.TooManyMatches: 429,
     errors.InternalError: 500,
 }
 

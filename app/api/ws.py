@@ -1,18 +1,22 @@
-"""The WebSocket endpoint: check the Origin, accept, hand the socket to a Connection."""
+"""The WebSocket endpoint: check the Origin and the address's socket cap, then serve."""
 
 from __future__ import annotations
 
+import contextlib
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
 
 from app.api.deps import HubDep, ServiceDep, SettingsDep
 from app.config import SecuritySettings
+from app.matches import errors
+from app.realtime import protocol
 from app.realtime.connection import Connection
 
 router = APIRouter()
 
 POLICY_VIOLATION = 1008
+TRY_AGAIN_LATER = 1013
 
 
 def origin_allowed(origin: str | None, host: str | None, security: SecuritySettings) -> bool:
@@ -27,6 +31,11 @@ def origin_allowed(origin: str | None, host: str | None, security: SecuritySetti
     return host is not None and urlsplit(origin).netloc == host
 
 
+def client_address(websocket: WebSocket) -> str:
+    """The peer's IP (the real client's when uvicorn trusts the proxy's X-Forwarded-For)."""
+    return websocket.client.host if websocket.client else "unknown"
+
+
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(
     websocket: WebSocket,
@@ -39,5 +48,16 @@ async def match_socket(
     if not origin_allowed(headers.get("origin"), headers.get("host"), settings.security):
         await websocket.close(code=POLICY_VIOLATION)
         return
+    address = client_address(websocket)
     await websocket.accept()
-    await Connection(websocket, match_id, service, hub, settings.limits).serve()
+    try:
+        hub.guard.open_socket(address)
+    except errors.TooManySockets as exc:  # say why, so a client does not retry in a loop
+        with contextlib.suppress(Exception):
+            await websocket.send_text(protocol.encode(protocol.error_frame(exc, None)))
+            await websocket.close(code=TRY_AGAIN_LATER, reason=exc.code)
+        return
+    try:
+        await Connection(websocket, match_id, service, hub, settings.limits, address).serve()
+    finally:
+        hub.guard.close_socket(address)

@@ -6,7 +6,16 @@ import enum
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, MetaData, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    MetaData,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -54,6 +63,8 @@ class Match(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSONDoc, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # HMAC of the creator's address: caps open matches per creator without storing the IP.
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class Seat(Base):
@@ -69,6 +80,9 @@ class Seat(Base):
     secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     connected: Mapped[bool] = mapped_column(default=False)
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Renewed every clock tick by the worker holding a socket of this seat: a lease that
+    # lapses when that worker dies, whatever ``connected`` still says (app/matches/clocks.py).
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Action(Base):
@@ -92,3 +106,26 @@ class Action(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSONDoc)
     events: Mapped[list[dict[str, Any]]] = mapped_column(JSONDoc)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MatchClock(Base):
+    """A match's turn timer and abandonment rules, and where they stand (DB: survives restarts).
+
+    ``deadline`` is when the decision owed at ``deadline_version`` is due; it is derived
+    from the server's commit time of that version, never from a client's clock.
+    ``absent_since`` maps a disconnected seat to when the server first saw it gone.
+    """
+
+    __tablename__ = "match_clocks"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    max_misses: Mapped[int | None] = mapped_column(nullable=True)
+    grace_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    on_abandon: Mapped[str] = mapped_column(String(16), default="forfeit")
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline_version: Mapped[int | None] = mapped_column(nullable=True)
+    absent_since: Mapped[dict[str, Any]] = mapped_column(JSONDoc, default=dict)
+    bot_seats: Mapped[list[str]] = mapped_column(JSONDoc, default=list)

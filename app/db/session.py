@@ -20,7 +20,8 @@ SessionFactory = async_sessionmaker[AsyncSession]
 def create_engine(url: str, echo: bool = False) -> AsyncEngine:
     """An engine for ``url``; SQLite connections get WAL, foreign keys and a busy timeout."""
     ensure_sqlite_dir(url)
-    engine = create_async_engine(url, echo=echo)
+    # pre_ping: after a database restart a pooled connection is replaced, not failed once.
+    engine = create_async_engine(url, echo=echo, pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine

@@ -95,6 +95,26 @@ class RateLimited(MatchError):
     default_message = "Too many actions; slow down."
 
 
+class AddressRateLimited(MatchError):
+    code = "address_rate_limited"
+    default_message = "Too many actions from your address across all its sockets; slow down."
+
+
+class JoinRateLimited(MatchError):
+    code = "join_rate_limited"
+    default_message = "Too many joins (hello, seat claims, new matches); wait a moment."
+
+
+class TooManySockets(MatchError):
+    code = "too_many_sockets"
+    default_message = "Your address has too many sockets open on this server."
+
+
+class TooManyMatches(MatchError):
+    code = "too_many_matches"
+    default_message = "You already have the most open matches allowed; finish one first."
+
+
 class InternalError(MatchError):
     """A server fault, not a refusal; the action was not acknowledged."""
 

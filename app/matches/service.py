@@ -6,6 +6,8 @@ Callers pass a ``notify`` callable; it is awaited only after a commit, with
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -16,9 +18,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Action, Match, MatchStatus, Seat
 from app.db.session import SessionFactory
-from app.games.base import Event, Game, IllegalAction, Transition, Viewer
+from app.games.base import Event, Game, IllegalAction, Transition, Viewer, seats_in_play
 from app.matches import errors, store
+from app.matches.bots import bot_seat_name, check_bot
 from app.matches.cache import StateCache
+from app.matches.clocks import ClockOptions
 from app.matches.records import (
     Ack,
     MatchLog,
@@ -30,6 +34,7 @@ from app.matches.records import (
 )
 from app.matches.seat_keys import hash_secret, issue_secret, secret_matches
 from app.matches.summaries import LOBBY_GROUPS, game_named, log_entry, summarize
+from app.observability import metrics
 
 Notify = Callable[[str, int], Awaitable[None]]
 
@@ -42,21 +47,52 @@ class MatchService:
         self._pepper = pepper
         self._notify = notify
         self._cache = StateCache()
+        self._writes = asyncio.Lock() if _is_sqlite(sessions) else None
+        """SQLite has one writer: commits of this worker queue here rather than in SQLite,
+        whose deferred transactions fail with "database is locked" (SQLITE_BUSY_SNAPSHOT,
+        no busy wait) when another commit lands first (bench/scenarios.py S1, S5)."""
+        self.bot_seated: Callable[[str, dict[str, str]], None] | None = None
+        """Told of the bot seats of a new match (app/matches/bots.py ``BotRunner.adopt``)."""
+
+    @property
+    def sessions(self) -> SessionFactory:
+        """The session factory, for the clock keeper (app/matches/clocks.py)."""
+        return self._sessions
 
     # -- lobby -------------------------------------------------------------------
 
     async def create_match(
-        self, game_name: str, options: Mapping[str, Any], seat: str | None, name: str | None
+        self,
+        game_name: str,
+        options: Mapping[str, Any],
+        seat: str | None,
+        name: str | None,
+        clock: Mapping[str, Any] | None = None,
+        creator: str | None = None,
+        max_open: int | None = None,
+        bot: str | None = None,
     ) -> SeatGrant:
-        """Set the game up from a fresh seed and claim the creator's seat (random if None)."""
+        """Set the game up from a fresh seed and claim the creator's seat (random if None).
+
+        ``bot`` (a level, e.g. "heuristic") fills every other seat with a bot at once.
+
+        ``creator`` (the client's address, stored only as an HMAC) may have at most
+        ``max_open`` matches in the lobby or in play; ``clock`` holds turn-timer options.
+        """
         game = game_named(game_name)
-        chosen = seat if seat is not None else secrets.choice(game.SEATS)
-        if chosen not in game.SEATS:
-            raise errors.UnknownSeat()
+        clock_options = ClockOptions.parse(clock) if clock else None
+        creator_key = self._hash(f"creator:{creator}") if creator is not None else None
         try:
             full_options = game.validate_options(options)
         except IllegalAction as exc:
             raise errors.IllegalMove(exc.code, exc.message) from None
+        playing = seats_in_play(game, full_options)
+        chosen = seat if seat is not None else secrets.choice(playing)
+        if chosen not in playing:
+            raise errors.UnknownSeat()
+        if bot is not None:
+            check_bot(game.NAME, bot)
+        bot_seats = {s: bot for s in playing if s != chosen} if bot is not None else {}
         seed = secrets.randbits(52)
         state = game.setup(seed, full_options)
         match = Match(
@@ -68,16 +104,28 @@ class MatchService:
             status=MatchStatus.LOBBY,
             version=0,
             snapshot=game.to_json(state),
+            creator=creator_key,
         )
         secret = issue_secret()
         async with self._sessions() as session, session.begin():
+            if creator_key is not None and max_open is not None:  # noqa: SIM102
+                if await store.count_open_by_creator(session, creator_key) >= max_open:
+                    raise errors.TooManyMatches()
             session.add(match)
-            for seat_name in game.SEATS:
+            if clock_options is not None and clock_options.enabled:
+                session.add(clock_options.row(match.id))
+            for seat_name in playing:
                 session.add(Seat(match_id=match.id, seat=seat_name, connected=False))
             await session.flush()
             await store.claim_seat(session, match.id, chosen, self._hash(secret), name)
+            for bot_seat, level in bot_seats.items():  # a secret nobody keeps
+                await store.claim_seat(
+                    session, match.id, bot_seat, self._hash(issue_secret()), bot_seat_name(level)
+                )
             await store.start_if_full(session, match.id)
         self._cache.put(match.id, 0, state)
+        if bot_seats and self.bot_seated is not None:
+            self.bot_seated(match.id, bot_seats)
         return SeatGrant(match.id, chosen, secret)
 
     async def join_match(self, match_id: str, seat: str | None, name: str | None) -> SeatGrant:
@@ -158,6 +206,7 @@ class MatchService:
 
     # -- play --------------------------------------------------------------------
 
+    @metrics.timed_action
     async def act(
         self,
         match_id: str,
@@ -165,7 +214,7 @@ class MatchService:
         client_id: str,
         seen_version: int,
         action: Mapping[str, Any],
-        rate_limited: bool = False,
+        rate_limited: bool | errors.MatchError = False,
     ) -> Ack:
         """Apply one intent through the guards of DESIGN §7, commit, then notify.
 
@@ -191,8 +240,11 @@ class MatchService:
                 transition = game.apply(state, seat, action)
             except IllegalAction as exc:
                 raise errors.IllegalMove(exc.code, exc.message) from None
-            if rate_limited:
+            if rate_limited:  # last, so the other answers stay exact; the caller's own code
+                if isinstance(rate_limited, errors.MatchError):
+                    raise rate_limited
                 raise errors.RateLimited()
+            metrics.stage("applied")
             ack = await self._commit(session, game, match, seat, client_id, action, transition)
         await self._notify(match_id, ack.version)
         return ack
@@ -291,7 +343,7 @@ class MatchService:
         snapshot = game.to_json(transition.state)
         await session.rollback()  # nothing was written: this only ends the read transaction
         try:
-            async with session.begin():
+            async with self._writes or contextlib.nullcontext(), session.begin():
                 saved = await store.save_step(
                     session, read_version, row, snapshot, outcome.to_json() if outcome else None
                 )
@@ -300,6 +352,7 @@ class MatchService:
         if not saved:
             return await self._after_conflict(match_id, seat, client_id)
         self._cache.put(match_id, row.seq, transition.state)
+        metrics.stage("committed", match_id, row.seq)
         return Ack(client_id, row.seq)
 
     async def _after_conflict(self, match_id: str, seat: str, client_id: str) -> Ack:
@@ -309,4 +362,10 @@ class MatchService:
             if original is not None:
                 return self._original_ack(original, seat)
             match = await self._require(session, match_id)
+        self._check_playable(match, match.version)  # ended meanwhile (a clock's forfeit)
         raise errors.StaleVersion(match.version)
+
+
+def _is_sqlite(sessions: SessionFactory) -> bool:
+    bind = getattr(sessions, "kw", {}).get("bind")
+    return bind is not None and bind.dialect.name == "sqlite"

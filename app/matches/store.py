@@ -94,7 +94,11 @@ async def save_step(
     }
     if outcome is not None:
         values |= {"status": MatchStatus.FINISHED, "outcome": outcome}
-    guarded = update(Match).where(Match.id == action.match_id, Match.version == read_version)
+    guarded = update(Match).where(
+        Match.id == action.match_id,
+        Match.version == read_version,
+        Match.status == MatchStatus.ACTIVE,  # a clock's forfeit at this version wins
+    )
     result = await session.execute(guarded.values(**values))
     if not getattr(result, "rowcount", 0):
         return False
@@ -134,3 +138,13 @@ async def seats_of(session: AsyncSession, match_ids: Sequence[str]) -> dict[str,
     for seat in rows:
         out[seat.match_id].append(seat)
     return out
+
+
+async def count_open_by_creator(session: AsyncSession, creator: str) -> int:
+    """Matches of this creator still in the lobby or in play."""
+    query = (
+        select(func.count())
+        .select_from(Match)
+        .where(Match.creator == creator, Match.status.in_([MatchStatus.LOBBY, MatchStatus.ACTIVE]))
+    )
+    return int(await session.scalar(query) or 0)

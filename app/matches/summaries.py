@@ -7,7 +7,7 @@ from datetime import UTC
 
 from app.db.models import Action, Match, MatchStatus, Seat
 from app.games import registry
-from app.games.base import JSON, Event, Game
+from app.games.base import JSON, Event, Game, seats_in_play
 from app.matches import errors
 from app.matches.records import LogEntry, MatchSummary, SeatInfo
 
@@ -52,6 +52,7 @@ def list_games() -> list[JSON]:
             "name": g.NAME,
             "title": g.TITLE,
             "seats": list(g.SEATS),
+            "default_seats": list(seats_in_play(g, g.default_options())),
             "rules_version": g.RULES_VERSION,
             "options": g.default_options(),
         }

@@ -7,8 +7,8 @@ socket (no frame for ``idle_timeout_seconds``) or a too-slow reader is closed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -18,7 +18,7 @@ from app.matches.service import MatchService
 from app.realtime import protocol
 from app.realtime.hub import Hub, Member
 from app.realtime.outbox import Outbox
-from app.realtime.throttle import TokenBucket
+from app.realtime.throttle import AddressGuard, TokenBucket
 
 GOING_AWAY = 1001
 log = logging.getLogger(__name__)
@@ -32,36 +32,48 @@ class Connection:
         service: MatchService,
         hub: Hub,
         limits: LimitSettings,
+        address: str = "",
     ) -> None:
         self._ws = websocket
         self._match_id = match_id
         self._service = service
         self._hub = hub
         self._limits = limits
+        self._address = address
+        self._guard: AddressGuard = hub.guard
         self._outbox = Outbox(websocket, limits.send_queue_frames)
         self._bucket = TokenBucket(limits.rate_per_second, limits.rate_burst)
+        self._hellos = TokenBucket(limits.join_rate_per_second, limits.socket_join_burst)
         self._member: Member | None = None
 
     async def serve(self) -> None:
-        """Receive frames until the peer leaves or goes idle; always leave the room."""
+        """Receive frames until the peer leaves, goes idle or is dropped as too slow;
+        always leave the room, so a dropped laggard costs the match nothing more."""
         self._outbox.start()
+        dropped: asyncio.Future[Any] = asyncio.ensure_future(self._outbox.dropped.wait())
         try:
-            while (text := await self._receive()) is not None:
+            while (text := await self._receive(dropped)) is not None:
                 await self._handle(text)
         finally:
+            dropped.cancel()
             if self._member is not None:
                 await self._hub.leave(self._member)
             await self._outbox.stop()
 
-    async def _receive(self) -> str | None:
-        try:
-            message = await asyncio.wait_for(
-                self._ws.receive(), timeout=self._limits.idle_timeout_seconds
-            )
-        except TimeoutError:
-            with contextlib.suppress(Exception):
-                await self._ws.close(code=GOING_AWAY, reason="idle")
+    async def _receive(self, dropped: asyncio.Future[Any]) -> str | None:
+        receive: asyncio.Future[Any] = asyncio.ensure_future(self._ws.receive())
+        done, _ = await asyncio.wait(
+            {receive, dropped},
+            timeout=self._limits.idle_timeout_seconds,
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        if receive not in done:
+            receive.cancel()
+            if not dropped.done():  # idle: the outbox closes with its own bounded wait
+                await self._outbox.close(GOING_AWAY, "idle")
             return None
+        try:
+            message = receive.result()
         except WebSocketDisconnect:
             return None
         if message["type"] == "websocket.disconnect":
@@ -95,20 +107,25 @@ class Connection:
     async def _hello(self, frame: protocol.Hello) -> None:
         if self._member is not None:
             raise errors.BadFrame("This socket has already said hello.")
+        if not self._hellos.take():  # a socket guessing secrets gets a few tries, then waits
+            raise errors.JoinRateLimited("Too many hello frames on this socket; wait a moment.")
+        self._guard.check_join(self._address)
         viewer = await self._service.authenticate(self._match_id, frame.secret)
         self._member = await self._hub.join(self._match_id, viewer, self._outbox, frame.version)
 
     async def _act(self, frame: protocol.Act) -> None:
         if self._member is None:
             raise errors.BadFrame("The first frame must be hello.")
-        throttled = not self._bucket.take()
+        throttled: errors.MatchError | None = errors.RateLimited()
+        if self._bucket.take():  # the socket's budget first, then its address's
+            throttled = self._guard.check_action(self._address)
         ack = await self._service.act(
             self._match_id,
             self._member.viewer,
             frame.id,
             frame.version,
             frame.action,
-            rate_limited=throttled,
+            rate_limited=throttled or False,
         )
         self._outbox.push(protocol.encode(protocol.ack_frame(ack.id, ack.version)))
 

@@ -17,10 +17,17 @@ from app.config import LimitSettings
 from app.games.base import Event, Game, Viewer
 from app.matches.records import Position, Step
 from app.matches.service import MatchService
+from app.observability import metrics
+from app.observability.logging import match_context
 from app.realtime import protocol
 from app.realtime.outbox import Outbox
+from app.realtime.pubsub import Bus, MemoryBus
+from app.realtime.throttle import AddressGuard
 
 log = logging.getLogger(__name__)
+
+PRESENCE_COALESCE_SECONDS = 0.5
+"""Spectator-count changes within this interval share one presence frame."""
 
 
 @dataclass(eq=False)
@@ -43,6 +50,11 @@ class Room:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     pump: asyncio.Task[None] | None = None
     presence: str = ""
+    presence_due: asyncio.TimerHandle | None = None
+
+    def wake_for_presence(self) -> None:
+        self.presence_due = None
+        self.wake.set()
 
     def spectators(self) -> int:
         return sum(1 for m in self.members if m.viewer is None)
@@ -52,10 +64,14 @@ class Room:
 
 
 class Hub:
-    def __init__(self, service: MatchService, limits: LimitSettings) -> None:
+    def __init__(
+        self, service: MatchService, limits: LimitSettings, bus: Bus | None = None
+    ) -> None:
         self._service = service
         self._limits = limits
         self._rooms: dict[str, Room] = {}
+        self._bus = bus or MemoryBus()  # told which matches have sockets here
+        self.guard = AddressGuard(limits)  # per-IP limits, shared by sockets and REST joins
 
     def on_version(self, match_id: str, _version: int) -> None:
         """Bus listener: wake the room's pump; it reads what changed from the service."""
@@ -66,6 +82,11 @@ class Hub:
     def spectators(self, match_id: str) -> int:
         room = self._rooms.get(match_id)
         return room.spectators() if room else 0
+
+    def held_seats(self) -> list[tuple[str, str]]:
+        """(match id, seat) of every seat with a socket on this worker: the presence lease
+        the clock keeper renews, so a seat whose worker died is seen gone (clocks.py)."""
+        return [(r.match_id, seat) for r in self._rooms.values() for seat in r.seat_sockets()]
 
     async def join(
         self, match_id: str, viewer: Viewer, outbox: Outbox, since: int | None
@@ -82,13 +103,15 @@ class Hub:
                     break
             finally:
                 self._drop_if_empty(room)
+        metrics.CONNECTIONS.inc()
         await self._mark_connected(room, viewer, True)
         return member
 
     async def _admit(self, room: Room, member: Member, since: int | None) -> None:
         if room.position is None:
             room.position = await self._service.position(room.match_id)
-            room.pump = asyncio.create_task(self._pump(room))
+            room.pump = asyncio.create_task(self._pump(room), context=match_context(room.match_id))
+            self._bus.watch(room.match_id)
         summary = await self._service.summary(room.match_id)
         spectators = room.spectators() + (member.viewer is None)
         match = protocol.summary_json(summary, spectators)
@@ -102,12 +125,14 @@ class Hub:
         del self._rooms[room.match_id]
         if room.pump is not None:
             room.pump.cancel()
+            self._bus.unwatch(room.match_id)
 
     async def leave(self, member: Member) -> None:
         room = self._rooms.get(member.match_id)
         if room is None or member not in room.members:
             return
         room.members.remove(member)
+        metrics.CONNECTIONS.dec()
         self._drop_if_empty(room)
         await self._mark_connected(room, member.viewer, False)
 
@@ -135,9 +160,21 @@ class Hub:
         member.outbox.push(render(position.game, step, member.viewer))
 
     async def _mark_connected(self, room: Room, viewer: Viewer, connected: bool) -> None:
-        """Seat presence lives in the DB (a flag per seat); spectators are counted here."""
+        """Seat presence lives in the DB (a flag per seat); spectators are counted here.
+
+        A seat's change is announced at once. A spectator count is announced at most once
+        per ``PRESENCE_COALESCE_SECONDS``: otherwise a crowd of n joining (or reconnecting)
+        costs n presence frames to each of n sockets (bench/scenarios.py S2, S3).
+        """
+        if viewer is None:
+            if room.presence_due is None:
+                loop = asyncio.get_running_loop()
+                room.presence_due = loop.call_later(
+                    PRESENCE_COALESCE_SECONDS, room.wake_for_presence
+                )
+            return
         first_or_last = 1 if connected else 0
-        if viewer is not None and room.seat_sockets()[viewer] == first_or_last:
+        if room.seat_sockets()[viewer] == first_or_last:
             with contextlib.suppress(Exception):
                 await self._service.set_connected(room.match_id, viewer, connected)
         room.wake.set()
@@ -171,10 +208,13 @@ class Hub:
         """Render each audience present once, and queue that text to all its sockets."""
         assert room.position is not None
         rendered: dict[Viewer, str] = {}
+        timer = metrics.FanoutTimer(room.match_id, step.version)
         for member in room.members:
             if member.viewer not in rendered:
                 rendered[member.viewer] = render(room.position.game, step, member.viewer)
             member.outbox.push(rendered[member.viewer])
+            timer.sent()
+        timer.done()
 
     async def _refresh_presence(self, room: Room) -> None:
         summary = await self._service.summary(room.match_id)

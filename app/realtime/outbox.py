@@ -1,7 +1,10 @@
 """A socket's bounded send queue: fan-out never waits for a slow client.
 
-A client that falls ``limit`` frames behind is disconnected (close code 1013); it
-reconnects with its last version and catches up from the action log.
+A client that falls ``limit`` frames behind is dropped: its queue is discarded, its
+connection leaves the room (``dropped`` is set) and the server tries to say 1013 ("try
+again later"). It reconnects with its last version and catches up from the action log.
+Closing never waits for the peer for more than ``CLOSE_WAIT_SECONDS``: a reader that
+does not read cannot hold a task of ours either.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import contextlib
 from typing import Protocol
 
 TRY_AGAIN_LATER = 1013
+CLOSE_WAIT_SECONDS = 1.0
 
 
 class TextSocket(Protocol):
@@ -26,6 +30,7 @@ class Outbox:
         self._task: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
         self.overflowed = False
+        self.dropped = asyncio.Event()
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._drain())
@@ -38,9 +43,10 @@ class Outbox:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self.overflowed = True
+            self.dropped.set()
             if self._task is not None:
                 self._task.cancel()
-            self._closer = asyncio.create_task(self._close(TRY_AGAIN_LATER))
+            self._closer = asyncio.create_task(self.close(TRY_AGAIN_LATER, "client too slow"))
 
     async def stop(self) -> None:
         """Send what is queued (briefly), then stop the sender."""
@@ -53,13 +59,14 @@ class Outbox:
         except (TimeoutError, asyncio.CancelledError, Exception):
             self._task.cancel()
 
+    async def close(self, code: int, reason: str) -> None:
+        """Close with ``code``, unless the peer's buffers are full: then give up quickly."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._socket.close(code=code, reason=reason), CLOSE_WAIT_SECONDS)
+
     async def _drain(self) -> None:
         while (text := await self._queue.get()) is not None:
             try:
                 await self._socket.send_text(text)
             except Exception:  # the peer is gone; the receive loop will notice
                 return
-
-    async def _close(self, code: int) -> None:
-        with contextlib.suppress(Exception):
-            await self._socket.close(code=code, reason="client too slow")

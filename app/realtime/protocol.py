@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from app.games.base import JSON, Viewer
 from app.matches import errors
+from app.matches.clocks import CLOCK_ID_PREFIX
 from app.matches.records import MatchSummary
 
 ERROR_CODES: tuple[str, ...] = (
@@ -26,6 +27,9 @@ ERROR_CODES: tuple[str, ...] = (
     "action_id_reused",
     "not_your_decision",
     "rate_limited",
+    "address_rate_limited",
+    "join_rate_limited",
+    "too_many_sockets",
     "internal_error",
 )
 """Codes the WebSocket can send; an engine's ``IllegalAction`` code is passed through too."""
@@ -46,6 +50,14 @@ class Act(_Frame):
     id: str = Field(min_length=1, max_length=64)
     version: int = Field(ge=0)
     action: dict[str, Any]
+
+    @field_validator("id")
+    @classmethod
+    def _not_a_clock_id(cls, value: str) -> str:
+        """The turn clock's default actions use these ids; a client must not pre-empt them."""
+        if value.startswith(CLOCK_ID_PREFIX):
+            raise ValueError(f"ids starting with {CLOCK_ID_PREFIX!r} are reserved")
+        return value
 
 
 class Ping(_Frame):
@@ -121,6 +133,7 @@ def presence_frame(match: JSON) -> JSON:
         "status": match["status"],
         "seats": match["seats"],
         "spectators": match["spectators"],
+        "outcome": match["outcome"],
     }
 
 

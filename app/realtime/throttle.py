@@ -1,22 +1,102 @@
-"""A per-socket token bucket: ``rate`` actions a second on average, bursts up to ``burst``."""
+"""Rate limits: a token bucket per socket, and per client IP across every socket and request.
+
+One client must not be able to starve the others, whether it opens one socket and floods
+it, or opens many sockets (or REST calls) from one address. The per-IP state lives in
+this worker's memory: with N workers behind a proxy an address gets at most N times the
+configured budget, which is still bounded. The proxy must pass the client address
+(``--proxy-headers``), or every client looks like the proxy and shares one budget.
+"""
 
 from __future__ import annotations
 
 import time
+from collections import Counter
+from collections.abc import Callable
+
+from app.config import LimitSettings
+from app.matches import errors
+
+Clock = Callable[[], float]
+MAX_TRACKED_ADDRESSES = 10_000
 
 
 class TokenBucket:
-    def __init__(self, rate: float, burst: int) -> None:
+    """``rate`` takes a second on average, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
         self._rate = rate
         self._burst = float(burst)
         self._tokens = float(burst)
-        self._stamp = time.monotonic()
+        self._clock = clock
+        self._stamp = clock()
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = self._clock()
         self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
         self._stamp = now
         if self._tokens >= 1.0:
             self._tokens -= 1.0
             return True
         return False
+
+    def full(self) -> bool:
+        """True when the bucket has refilled: forgetting it then loses nothing."""
+        elapsed = self._clock() - self._stamp
+        return self._tokens + elapsed * self._rate >= self._burst
+
+
+class AddressBuckets:
+    """One token bucket per client address, forgetting full ones when there are many."""
+
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+        self._rate, self._burst, self._clock = rate, burst, clock
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str) -> bool:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= MAX_TRACKED_ADDRESSES:
+                self._forget_full()
+            bucket = self._buckets[address] = TokenBucket(self._rate, self._burst, self._clock)
+        return bucket.take()
+
+    def _forget_full(self) -> None:
+        for address in [a for a, b in self._buckets.items() if b.full()]:
+            del self._buckets[address]
+
+
+class AddressGuard:
+    """Per-IP limits of this worker: actions, joins, open sockets.
+
+    Each check raises the refusal's own error, so every client learns exactly which
+    limit it hit (docs/protocol.md).
+    """
+
+    def __init__(self, limits: LimitSettings, clock: Clock = time.monotonic) -> None:
+        self._limits = limits
+        self._actions = AddressBuckets(limits.ip_rate_per_second, limits.ip_rate_burst, clock)
+        self._joins = AddressBuckets(limits.join_rate_per_second, limits.join_rate_burst, clock)
+        self._sockets: Counter[str] = Counter()
+
+    def check_action(self, address: str) -> errors.MatchError | None:
+        """The refusal for one more action from ``address`` now, or None (a token is taken)."""
+        return None if self._actions.take(address) else errors.AddressRateLimited()
+
+    def check_join(self, address: str) -> None:
+        """Raise ``join_rate_limited`` when ``address`` joins (hello, claim, create) too fast."""
+        if not self._joins.take(address):
+            raise errors.JoinRateLimited()
+
+    def open_socket(self, address: str) -> None:
+        """Count a socket of ``address``; raise ``too_many_sockets`` past the cap."""
+        if self._sockets[address] >= self._limits.max_sockets_per_ip:
+            raise errors.TooManySockets()
+        self._sockets[address] += 1
+
+    def close_socket(self, address: str) -> None:
+        self._sockets[address] -= 1
+        if self._sockets[address] <= 0:
+            del self._sockets[address]
+
+    def sockets(self, address: str) -> int:
+        return self._sockets[address]

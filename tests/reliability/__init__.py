@@ -1,0 +1,1 @@
+"""Reliability and security: access, limits, clocks, slow consumers, shutdown, fuzz, faults."""

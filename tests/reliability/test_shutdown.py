@@ -1,0 +1,79 @@
+"""Graceful shutdown: on SIGTERM a worker stops accepting, lets in-flight actions finish,
+closes its sockets with 1012 ("service restart": reconnect), and its clients carry on
+with another worker, losing nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+import uuid
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from app.db.migrate import upgrade_head
+from tests.reliability import driver
+from tests.reliability.processes import Worker
+from tests.support.services import port_open, postgres_database, require_service
+
+SERVICE_RESTART = 1012
+MATCHES = 8
+START = 40
+
+
+@pytest.fixture
+def shared_postgres() -> Iterator[str]:
+    with postgres_database() as url:
+        upgrade_head(url)
+        yield url
+
+
+async def test_sigterm_drains_to_another_worker(
+    shared_postgres: str, figures: Callable[..., None]
+) -> None:
+    require_service("redis")
+    bus = {"SKIRMISH_BUS__BACKEND": "redis", "SKIRMISH_BUS__CHANNEL": f"sd{uuid.uuid4().hex[:8]}"}
+    leaving, staying = Worker(shared_postgres, bus).start(), Worker(shared_postgres, bus).start()
+    alive = [leaving, staying]
+    try:
+        runs = await driver.create_matches(
+            staying.http, MATCHES, START, lambda: [f"ws://127.0.0.1:{w.port}" for w in alive]
+        )
+        started = time.monotonic()
+        tasks = await driver.play_all(runs, started + 60)
+        while sum(r.seats[0].version or 0 for r in runs) < MATCHES * START // 4:
+            await asyncio.sleep(0.05)
+        on_leaving = sum(
+            1
+            for r in runs
+            for c in [*r.seats, r.spectator]
+            if c.ws is not None and c.ws.remote_address[1] == leaving.port
+        )
+        alive.remove(leaving)
+        asked = time.monotonic()
+        leaving.signal(signal.SIGTERM)
+        await asyncio.sleep(0.3)
+        refused_new = not port_open(leaving.port)
+        code = await asyncio.to_thread(leaving.wait, 20)
+        exited = time.monotonic() - asked
+        await asyncio.gather(*tasks)
+        result = await driver.verdict(shared_postgres, runs)
+    finally:
+        leaving.kill()
+        staying.kill()
+    codes = [c for r in runs for cl in [*r.seats, r.spectator] for c in cl.close_codes]
+    figures(
+        sockets_on_leaving_worker=on_leaving,
+        close_codes=sorted(set(map(str, codes))),
+        exit_code=code,
+        sigterm_to_exit_s=round(exited, 3),
+        lost=result.lost,
+        duplicates=result.duplicates,
+        out_of_sync=result.out_of_sync,
+    )
+    # uvicorn re-raises the captured SIGTERM once its graceful shutdown is over.
+    assert code in (0, -signal.SIGTERM) and refused_new
+    assert on_leaving > 0 and set(codes) == {SERVICE_RESTART} and len(codes) >= on_leaving
+    assert (result.lost, result.duplicates, result.out_of_sync, result.unfinished) == (0, 0, 0, 0)
+    assert result.committed == result.acknowledged == MATCHES * START
