@@ -80,6 +80,19 @@ class ServerSettings(BaseModel):
     proxy_headers: bool = False  # trust X-Forwarded-* (also: skirmish serve --proxy-headers)
     forwarded_allow_ips: str = "127.0.0.1"  # ...but only from these proxy addresses / CIDRs
     static_dir: Path = REPO_ROOT / "static"  # served at / when the folder exists
+    # Compress each frame per socket (~4x fewer bytes). It is most of the fan-out's CPU:
+    # the same view is compressed once per socket (docs/benchmarks.md, S2). Turn it off
+    # for large spectator crowds on a fast network.
+    ws_per_message_deflate: bool = True
+
+
+class BotSettings(BaseModel):
+    """Computer opponents: a human-like pause before each move and a search budget."""
+
+    delay_seconds: float = 0.6  # before the bot's first move after the opponent's
+    followup_delay_seconds: float = 0.2  # between the bot's own consecutive decisions
+    budget_seconds: float = 1.0  # thinking time of the strong level per decision
+    budget_iterations: int = 200
 
 
 class ObservabilitySettings(BaseModel):
@@ -105,6 +118,7 @@ class Settings(BaseSettings):
     bus: BusSettings = Field(default_factory=BusSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     observability: ObservabilitySettings = Field(default_factory=ObservabilitySettings)
+    bots: BotSettings = Field(default_factory=BotSettings)
 
     @model_validator(mode="after")
     def _refuse_placeholder_secrets(self) -> Settings:

@@ -13,6 +13,7 @@ from app.api import health, matches, ws
 from app.api.errors import install_error_handlers
 from app.config import Settings, get_settings
 from app.db.session import create_engine, create_session_factory
+from app.matches.bots import BotRunner, BotSettings
 from app.matches.clocks import ClockKeeper
 from app.matches.service import MatchService
 from app.observability.middleware import RequestContext
@@ -29,17 +30,26 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     service = MatchService(create_session_factory(engine), pepper, bus.publish)
     hub = Hub(service, settings.limits, bus)
     bus.subscribe(hub.on_version)
+    bots = BotRunner(service, BotSettings(**settings.bots.model_dump()))
+    bots.install(bus)  # bot seats act through service.act, like a human
     await bus.start()
     if settings.bus.backend == "memory":  # the only worker: nobody is connected yet
         await service.reset_presence()
-    app.state.service, app.state.hub, app.state.bus = service, hub, bus
+    await bots.resume()  # bot matches interrupted by a restart carry on
+    app.state.service, app.state.hub, app.state.bus, app.state.bots = service, hub, bus, bots
     tick = settings.limits.clock_tick_seconds
     app.state.clocks = ClockKeeper(
-        service.sessions, service.act, bus.publish, tick, held=hub.held_seats
+        service.sessions,
+        service.act,
+        bus.publish,
+        tick,
+        bot_claimer=bots.claim_abandoned,
+        held=hub.held_seats,
     )
     app.state.clocks.start()  # turn deadlines and abandonment (app/matches/clocks.py)
     yield
     await app.state.clocks.stop()
+    await bots.close()
     await hub.close()
     await bus.close()
     await engine.dispose()

@@ -15,6 +15,8 @@ class GameOut(BaseModel):
     name: str
     title: str
     seats: list[str]
+    default_seats: list[str] = Field(description="The seats a match with default options fills")
+    bots: list[str] = Field(description="Levels of a computer opponent; empty if the game has none")
     rules_version: str
     options: dict[str, Any] = Field(description="The default options")
 

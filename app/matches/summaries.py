@@ -9,6 +9,7 @@ from app.db.models import Action, Match, MatchStatus, Seat
 from app.games import registry
 from app.games.base import JSON, Event, Game, seats_in_play
 from app.matches import errors
+from app.matches.bots import BOT_GAMES
 from app.matches.records import LogEntry, MatchSummary, SeatInfo
 
 LOBBY_GROUPS: dict[str, tuple[str, ...]] = {
@@ -53,6 +54,7 @@ def list_games() -> list[JSON]:
             "title": g.TITLE,
             "seats": list(g.SEATS),
             "default_seats": list(seats_in_play(g, g.default_options())),
+            "bots": list(BOT_GAMES.get(g.NAME, ())),  # levels of a computer opponent
             "rules_version": g.RULES_VERSION,
             "options": g.default_options(),
         }

@@ -1,0 +1,71 @@
+"""Invaders bots: random, heuristic (greedy one-ply) and strong (determinized ISMCTS).
+
+One entry point for every level::
+
+    choose(view_or_state, seat, rng, budget, level="heuristic") -> action
+
+``view_or_state`` is a ``Knowledge`` (the seat's information set) or a real
+State, which is reduced to the seat's Knowledge by ``observe`` before anything
+else happens; no level ever touches the real hidden cards. Pure: standard
+library only, no I/O (the purity test scans app/games).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from app.games.invaders.bots.evaluation import (
+    INVADER_WEIGHTS,
+    MANKIND_WEIGHTS,
+    WEIGHT_NAMES,
+    Weights,
+    scaled,
+)
+from app.games.invaders.bots.knowledge import Knowledge, determinize, observe
+from app.games.invaders.bots.levels import Budget, heuristic_level, random_level, strong_level
+from app.games.invaders.state import MANKIND, SIDES, State
+
+JSON = dict[str, Any]
+Level = Callable[[Knowledge, random.Random, Budget, Weights], JSON]
+LEVELS: dict[str, Level] = {
+    "random": random_level,
+    "heuristic": heuristic_level,
+    "strong": strong_level,
+}
+
+
+def default_weights(seat: str) -> Weights:
+    return MANKIND_WEIGHTS if SIDES.index(seat) == MANKIND else INVADER_WEIGHTS
+
+
+def choose(
+    view_or_state: Knowledge | State,
+    seat: str,
+    rng: random.Random,
+    budget: Budget | None = None,
+    level: str = "heuristic",
+    weights: Weights | None = None,
+) -> JSON:
+    """One legal action for ``seat``, decided on what that seat may know."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; known: {sorted(LEVELS)}")
+    k = view_or_state if isinstance(view_or_state, Knowledge) else observe(view_or_state, seat)
+    if k.seat != seat:
+        raise ValueError(f"knowledge of {k.seat!r} used for {seat!r}")
+    return LEVELS[level](k, rng, budget or Budget(), weights or default_weights(seat))
+
+
+__all__ = [
+    "LEVELS",
+    "WEIGHT_NAMES",
+    "Budget",
+    "Knowledge",
+    "Weights",
+    "choose",
+    "default_weights",
+    "determinize",
+    "observe",
+    "scaled",
+]

@@ -1,0 +1,165 @@
+"""Static evaluation of a position for one side, with a projection of the next attack.
+
+Why a projection: the Invader sees Mankind's board and then picks where to push
+(invaders-cards.md §3.1 pillar 3). A Mankind evaluator that scores only the
+board as it stands leaves no margin and loses far more often (§3.6: −9 points
+for a surprise of 2 instead of 3). So the evaluator resolves the coming attack
+on the current board, and when the Invader still has a main phase before that
+attack it adds a ``surprise`` to the Invader's best zone, like the prototype.
+
+The score is from Mankind's point of view (positive = good for Mankind) and is
+negated for the Invader. Each side has its own weights (§3.7: "each side has its
+own evaluation weights"); ``scaled`` multiplies one shared weight for B-2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from app.games.invaders.cards import (
+    N_ZONES,
+    STRATEGY_IDS,
+    card,
+    has_activated,
+    owner_of_type,
+)
+from app.games.invaders.power import all_powers, zone_totals
+from app.games.invaders.state import INVADER, MANKIND, State
+
+WIN = 1_000_000.0
+FULL_DECK = 65  # cards in a deck after the opening hand
+REACH = 3  # zone pressure counts a zone once the Invader is this close to breaking it
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Evaluation weights; units are roughly "one card in Mankind's deck"."""
+
+    mankind_deck: float = 1.0  # per card left in Mankind's deck (after the projected drain)
+    mankind_danger: float = 4.0  # × 10/(deck+1): the last cards are worth more
+    invader_deck: float = 0.45  # per card left in the Invader's deck
+    invader_danger: float = 3.0
+    plot: float = 2.5  # × 10/(plot+0.5), steep near the skull
+    mankind_hand: float = 0.9
+    invader_hand: float = 0.8
+    mankind_board: float = 0.45  # per point of Mankind power in play (future turns)
+    invader_board: float = 0.45
+    heroes: float = 0.1  # per hero left (pile + current): matters only near W4
+    strategy: float = 2.0  # option value of a dormant strategy at the start (× game clock)
+    pressure: float = 0.3  # per point of Invader power within ``REACH`` of breaking a zone
+    engine: float = 1.0  # per permanent in play with an activated ability (future uses)
+    surprise: float = 3.0  # Invader power assumed to arrive in his best zone
+
+
+MANKIND_WEIGHTS = Weights()
+INVADER_WEIGHTS = Weights(surprise=2.0)
+WEIGHT_NAMES = tuple(f.name for f in fields(Weights))
+
+
+def scaled(w: Weights, name: str, factor: float) -> Weights:
+    """``w`` with one weight multiplied (the B-2 robustness variants)."""
+    return replace(w, **{name: getattr(w, name) * factor})
+
+
+def projected_drain(s: State, surprise: float) -> float:
+    """Cards Mankind drains in the coming attack on the current board.
+
+    The Invader's extra ``surprise`` goes to the zone where it drains most;
+    Mankind's shield pool absorbs what it can (C-19).
+    """
+    powers = all_powers(s)
+    total = 0.0
+    best_gain = 0.0
+    for z in range(N_ZONES):
+        mk, inv = zone_totals(s, z, powers)
+        now = max(0, inv - mk)
+        total += now
+        best_gain = max(best_gain, max(0.0, inv + surprise - mk) - now)
+    return max(0.0, total + best_gain - s.shield)
+
+
+def _surprise_applies(s: State) -> bool:
+    """The Invader still has a main phase before the next attack."""
+    return not (s.active == INVADER and s.phase in ("main", "attack"))
+
+
+def _board_power(s: State, side: int) -> int:
+    powers = all_powers(s)
+    return sum(powers[c] for z in range(N_ZONES) for c in s.board[z * 2 + side])
+
+
+def _pressure(s: State) -> int:
+    """Zone pressure: how far the Invader has got toward breaking each zone (partial
+    progress counts, so a greedy bot can build a concentrated push card by card)."""
+    powers = all_powers(s)
+    out = 0
+    for z in range(N_ZONES):
+        mk, inv = zone_totals(s, z, powers)
+        out += max(0, inv - mk + REACH)
+    return out
+
+
+def _engines(s: State, side: int) -> int:
+    """Permanents with an activated ability (Field Hospital, Salvage Ark …): a one-ply
+    evaluator sees their cost at once and their uses only later, so they get a value."""
+    return sum(
+        1
+        for z in range(N_ZONES)
+        for c in s.board[z * 2 + side]
+        if has_activated(s.types[c]) and c != s.hero
+    )
+
+
+def _dormant(s: State, side: int) -> int:
+    return sum(1 for sid in STRATEGY_IDS if owner_of_type(sid) == side and sid not in s.enabled)
+
+
+def mankind_score(s: State, w: Weights) -> float:
+    """Position value for Mankind (terminal states are ±WIN)."""
+    if s.outcome is not None:
+        return WIN if s.outcome.winner == "mankind" else -WIN
+    surprise = w.surprise if _surprise_applies(s) else 0.0
+    drain = projected_drain(s, surprise)
+    wards = sum(s.wards.values())
+    m_deck = len(s.deck[MANKIND]) + wards - drain
+    i_deck = len(s.deck[INVADER])
+    if m_deck < 0:  # the attack empties Mankind's deck: W3, or W5 if the Invader's is empty
+        return WIN / 10 if i_deck == 0 else -WIN / 10 + m_deck
+    if s.active == INVADER and m_deck < 2:
+        return -WIN / 20  # Mankind cannot draw 2 next turn (W2)
+    if s.active == MANKIND and i_deck < 2:
+        return WIN / 20  # the Invader cannot draw 2 next turn (W2)
+    plot = s.plot
+    attack_ahead = s.active == MANKIND or s.phase in ("main", "attack", "draw")
+    if attack_ahead and drain < 0.5 and not s.drain_inflicted:
+        plot -= 1  # the coming plot check fails (§8.2)
+    if plot <= 0:
+        return WIN / 10
+    score = w.mankind_deck * m_deck - w.mankind_danger * 10.0 / (m_deck + 1.0)
+    score -= w.invader_deck * i_deck - w.invader_danger * 10.0 / (i_deck + 1.0)
+    score += w.plot * 10.0 / (plot + 0.5)
+    score += w.mankind_hand * len(s.hand[MANKIND]) - w.invader_hand * len(s.hand[INVADER])
+    score += w.mankind_board * _board_power(s, MANKIND)
+    score -= w.invader_board * _board_power(s, INVADER)
+    score += w.heroes * (len(s.hero_pile) + (1 if s.hero >= 0 else 0))
+    # A dormant strategy is an option worth most early; its value runs down with the
+    # game clock (the smaller deck), so it is not fired at the first chance nor hoarded.
+    clock = min(len(s.deck[MANKIND]), i_deck) / FULL_DECK
+    score += w.strategy * clock * (_dormant(s, MANKIND) - _dormant(s, INVADER))
+    score -= w.pressure * _pressure(s)
+    score += w.engine * (_engines(s, MANKIND) - _engines(s, INVADER))
+    return score
+
+
+def score(s: State, side: int, w: Weights) -> float:
+    """Position value for ``side`` with that side's weights."""
+    v = mankind_score(s, w)
+    return v if side == MANKIND else -v
+
+
+def card_value(type_id: str) -> float:
+    """How much a hand card is worth keeping (used to pick discards and sacrifices)."""
+    ct = card(type_id)
+    if ct.power is None:
+        return 2.0 - 0.3 * ct.discard
+    return ct.power - 0.4 * ct.discard + 0.5

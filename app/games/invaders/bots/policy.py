@@ -1,0 +1,113 @@
+"""Decision rules shared by the heuristic and strong bots, on a complete (determinized) State.
+
+``greedy`` is the prototype's one-ply bot (invaders-cards.md §3.6): score every
+legal option by applying it, finishing the seat's own follow-up choices with
+cheap rules (``complete``), and evaluating the result; "stop" options
+(``end_main``, ``decline``) are scored as the position as it stands, which the
+evaluator already projects through the coming attack. Called once per decision,
+this repeats "until no action improves the score".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.games.invaders import engine
+from app.games.invaders.bots.evaluation import Weights, card_value, score
+from app.games.invaders.cards import ZONE_IDS, card
+from app.games.invaders.decisions import parse_cid
+from app.games.invaders.power import all_powers, zone_totals
+from app.games.invaders.state import MANKIND, SIDES, State
+
+JSON = dict[str, Any]
+STOP_TYPES = frozenset({"end_main", "decline"})
+MAX_FOLLOW_UPS = 40  # own follow-up decisions finished by rule after one option
+
+
+def kind_of(s: State) -> str:
+    """The prompt kind the seat answers now ("main" in the main phase)."""
+    top = engine.pending(s)
+    return "main" if top is None else top.kind
+
+
+def step(s: State, seat: str, action: Mapping[str, Any]) -> State:
+    return engine.apply(s, seat, action).state
+
+
+def _zone_need(s: State, side: int, z: int, power: int, surprise: float) -> float:
+    """How much one more card of ``power`` is worth in zone ``z`` for ``side`` (zone choice)."""
+    mk, inv = zone_totals(s, z, all_powers(s))
+    if side == MANKIND:
+        before = max(0.0, inv + surprise - mk)
+        after = max(0.0, inv + surprise - mk - power)
+        return (before - after) * 10 + (inv - mk)
+    before = max(0, inv - mk)
+    after = max(0, inv + power - mk)
+    return (after - before) * 10 + (inv + power - mk) * 0.5
+
+
+def rule_choice(s: State, side: int, options: list[JSON], w: Weights) -> JSON | None:
+    """A cheap answer for routine follow-ups, or None when the option needs scoring."""
+    kind = kind_of(s)
+    if kind == "discard":
+        return min(options, key=lambda o: card_value(s.types[parse_cid(o["card"])]))
+    if kind in ("sacrifice", "sacrifice_for_hero"):
+        powers = all_powers(s)
+        return min(options, key=lambda o: powers.get(parse_cid(o["card"]), 0))
+    if kind == "ward":
+        return next((o for o in options if o["type"] == "spend_ward"), options[0])
+    if kind == "chainmail_window":
+        return next((o for o in options if o["type"] == "decline"), options[0])
+    if kind in ("play_zone", "place_hero"):
+        top = engine.pending(s)
+        c = getattr(top, "card", -1)
+        power = (card(s.types[c]).power or 0) if c >= 0 else 0
+        return max(
+            options,
+            key=lambda o: _zone_need(s, side, ZONE_IDS.index(o["zone"]), power, w.surprise),
+        )
+    return None
+
+
+def complete(s: State, side: int, w: Weights) -> State:
+    """Finish the seat's own pending follow-up decisions (zone, costs, targets) by rule."""
+    seat = SIDES[side]
+    for _ in range(MAX_FOLLOW_UPS):
+        if s.outcome is not None or engine.owing(s) != side or engine.pending(s) is None:
+            return s
+        options = engine.legal_actions(s, seat)
+        chosen = rule_choice(s, side, options, w)
+        if chosen is None:
+            chosen = max(options, key=lambda o: score(step(s, seat, o), side, w))
+        s = step(s, seat, chosen)
+    return s
+
+
+def option_values(s: State, side: int, options: list[JSON], w: Weights) -> list[float]:
+    """Greedy value of each option for ``side`` (one ply plus rule follow-ups)."""
+    seat = SIDES[side]
+    here = score(s, side, w)
+    out = []
+    for o in options:
+        if o["type"] in STOP_TYPES:
+            out.append(here)
+        else:
+            out.append(score(complete(step(s, seat, o), side, w), side, w))
+    return out
+
+
+def greedy(s: State, side: int, w: Weights, options: list[JSON] | None = None) -> JSON:
+    """The best option by ``option_values`` (the first on ties: deterministic)."""
+    options = engine.legal_actions(s, SIDES[side]) if options is None else options
+    if len(options) == 1:
+        return options[0]
+    quick = rule_choice(s, side, options, w) if kind_of(s) != "main" else None
+    if quick is not None and kind_of(s) not in ("play_zone", "chainmail_window"):
+        return quick
+    values = option_values(s, side, options, w)
+    best = max(range(len(options)), key=lambda i: values[i])
+    return options[best]
+
+
+__all__ = ["complete", "greedy", "kind_of", "option_values", "step"]
