@@ -28,10 +28,29 @@ def games() -> list[Game]:
     return registry.all_games()
 
 
+#: Non-default option sets per game, so the playouts also cover each game's variants.
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "invaders": [{"first_player": "invader", "zone_collapse_win": True}],
+    "dune_battle": [
+        {
+            "factions": ["atreides", "bene_gesserit", "emperor", "fremen", "guild", "harkonnen"],
+            "advanced": True,
+        },
+        {
+            "factions": ["emperor", "fremen", "harkonnen"],
+            "advanced": False,
+            "storm_battles": "none",
+            "voice_targets": "gf9",
+            "captured_leader_traitor_to_owner": False,
+        },
+    ],
+}
+
+
 def option_sets(game: Game) -> Iterator[dict[str, Any]]:
     yield game.default_options()
-    if game.NAME == "invaders":
-        yield game.validate_options({"first_player": "invader", "zone_collapse_win": True})
+    for variant in VARIANTS.get(game.NAME, []):
+        yield game.validate_options(variant)
 
 
 def viewers(game: Game) -> list[str | None]:
