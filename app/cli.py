@@ -57,6 +57,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> None:
         ws_max_size=limits.max_frame_bytes * 16,
         ws_ping_interval=limits.heartbeat_seconds,
         ws_ping_timeout=limits.heartbeat_seconds,
+        ws_per_message_deflate=settings.server.ws_per_message_deflate,
         proxy_headers=args.proxy_headers,
         forwarded_allow_ips=args.forwarded_allow_ips,
         log_config=log_config(settings.observability),

@@ -6,8 +6,6 @@ Callers pass a ``notify`` callable; it is awaited only after a commit, with
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -47,10 +45,6 @@ class MatchService:
         self._pepper = pepper
         self._notify = notify
         self._cache = StateCache()
-        self._writes = asyncio.Lock() if _is_sqlite(sessions) else None
-        """SQLite has one writer: commits of this worker queue here rather than in SQLite,
-        whose deferred transactions fail with "database is locked" (SQLITE_BUSY_SNAPSHOT,
-        no busy wait) when another commit lands first (bench/scenarios.py S1, S5)."""
         self.bot_seated: Callable[[str, dict[str, str]], None] | None = None
         """Told of the bot seats of a new match (app/matches/bots.py ``BotRunner.adopt``)."""
 
@@ -343,7 +337,7 @@ class MatchService:
         snapshot = game.to_json(transition.state)
         await session.rollback()  # nothing was written: this only ends the read transaction
         try:
-            async with self._writes or contextlib.nullcontext(), session.begin():
+            async with session.begin():
                 saved = await store.save_step(
                     session, read_version, row, snapshot, outcome.to_json() if outcome else None
                 )
@@ -364,8 +358,3 @@ class MatchService:
             match = await self._require(session, match_id)
         self._check_playable(match, match.version)  # ended meanwhile (a clock's forfeit)
         raise errors.StaleVersion(match.version)
-
-
-def _is_sqlite(sessions: SessionFactory) -> bool:
-    bind = getattr(sessions, "kw", {}).get("bind")
-    return bind is not None and bind.dialect.name == "sqlite"
