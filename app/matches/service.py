@@ -6,17 +6,18 @@ Callers pass a ``notify`` callable; it is awaited only after a commit, with
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Action, Match, MatchStatus, Seat
 from app.db.session import SessionFactory
-from app.games.base import Event, Game, IllegalAction, Transition, Viewer, seats_in_play
+from app.games.base import JSON, Event, Game, IllegalAction, Transition, Viewer, seats_in_play
 from app.matches import errors, store
 from app.matches.bots import bot_seat_name, check_bot
 from app.matches.cache import StateCache
@@ -336,11 +337,11 @@ class MatchService:
         )
         snapshot = game.to_json(transition.state)
         await session.rollback()  # nothing was written: this only ends the read transaction
+        stored_outcome = outcome.to_json() if outcome else None
         try:
-            async with session.begin():
-                saved = await store.save_step(
-                    session, read_version, row, snapshot, outcome.to_json() if outcome else None
-                )
+            saved = await self._save_with_retry(
+                session, read_version, row, snapshot, stored_outcome
+            )
         except IntegrityError:  # the same client id won a race on another socket
             saved = False
         if not saved:
@@ -348,6 +349,30 @@ class MatchService:
         self._cache.put(match_id, row.seq, transition.state)
         metrics.stage("committed", match_id, row.seq)
         return Ack(client_id, row.seq)
+
+    async def _save_with_retry(
+        self,
+        session: AsyncSession,
+        read_version: int,
+        row: Action,
+        snapshot: JSON,
+        outcome: JSON | None,
+    ) -> bool:
+        """Write one step; a transient SQLite lock is retried, never shown as a server error.
+
+        Under load SQLite can refuse a write with "database is locked" before its busy
+        timeout helps (a WAL snapshot that went stale). Nothing was written then, and the
+        guarded UPDATE makes a retry safe: it lands only if the version is still ours.
+        """
+        for attempt in range(SQLITE_LOCK_RETRIES + 1):
+            try:
+                async with session.begin():
+                    return await store.save_step(session, read_version, row, snapshot, outcome)
+            except OperationalError as exc:
+                if not _is_sqlite_lock(exc) or attempt == SQLITE_LOCK_RETRIES:
+                    raise
+                await asyncio.sleep(0.005 * (attempt + 1))
+        return False  # unreachable: the loop returns or raises
 
     async def _after_conflict(self, match_id: str, seat: str, client_id: str) -> Ack:
         """Another writer won: either our own resend (ack it) or a real conflict (stale)."""
@@ -358,3 +383,10 @@ class MatchService:
             match = await self._require(session, match_id)
         self._check_playable(match, match.version)  # ended meanwhile (a clock's forfeit)
         raise errors.StaleVersion(match.version)
+
+
+SQLITE_LOCK_RETRIES = 5
+
+
+def _is_sqlite_lock(exc: OperationalError) -> bool:
+    return "database is locked" in str(exc.orig) or "database is busy" in str(exc.orig)

@@ -210,3 +210,44 @@ async def test_client_id_of_another_seat_is_refused(service: MatchService) -> No
     await service.act(north.match_id, "north", "shared", 0, {"type": "take", "amount": 1})
     with pytest.raises(errors.ActionIdReused):
         await service.act(north.match_id, "south", "shared", 1, {"type": "take", "amount": 1})
+
+
+async def test_act_retries_a_transient_sqlite_lock(
+    service: MatchService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "database is locked" before the busy timeout helps is retried, never an internal error."""
+    from sqlalchemy.exc import OperationalError
+
+    from app.matches import service as service_module
+
+    real_save = service_module.store.save_step
+    refusals = [2]
+
+    async def locked_twice(*args: object, **kwargs: object) -> bool:
+        if refusals[0]:
+            refusals[0] -= 1
+            raise OperationalError("UPDATE matches", {}, Exception("database is locked"))
+        return await real_save(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service_module.store, "save_step", locked_twice)
+    north, _ = await started(service)
+    ack = await service.act(north.match_id, "north", "a1", 0, {"type": "take", "amount": 2})
+    assert ack.version == 1 and refusals == [0]
+    assert (await service.position(north.match_id)).state.counter == 8
+
+
+async def test_act_does_not_retry_other_database_errors(
+    service: MatchService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    from app.matches import service as service_module
+
+    async def broken(*args: object, **kwargs: object) -> bool:
+        raise OperationalError("UPDATE matches", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(service_module.store, "save_step", broken)
+    north, _ = await started(service)
+    with pytest.raises(OperationalError):
+        await service.act(north.match_id, "north", "a1", 0, {"type": "take", "amount": 2})
+    assert (await service.position(north.match_id)).version == 0
