@@ -11,6 +11,7 @@ import random
 import httpx
 import pytest
 
+from app.realtime.hub import PRESENCE_COALESCE_SECONDS
 from tests.deploy.players import new_table
 from tests.deploy.stack import Stack
 from tests.observability.scrape import sample
@@ -46,6 +47,12 @@ async def test_redis_restart_mid_match_loses_nothing(stack: Stack) -> None:
     await table.open(None, B)
     rng = random.Random(11)
     version = outage_from = await table.play(actors, 0, rng, until=5)
+    # A room also re-reads the database when a coalesced presence update falls due
+    # (hub.PRESENCE_COALESCE_SECONDS after the joins above); let that pass first, so only
+    # the bus could tell worker B of the versions committed during the outage.
+    await asyncio.sleep(PRESENCE_COALESCE_SECONDS + 0.3)
+    for client in table.clients():
+        await client.quiet(0.05)
 
     stack.redis.stop()  # the bus is gone: worker B hears nothing of what A commits
     on_a = {seat: table.seat_socket(seat, A) for seat in actors}
