@@ -53,7 +53,9 @@ def bot_server(
     serve: Callable[..., LiveServer], monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[LiveServer]:
     monkeypatch.setattr(live, "create_app", create_app_with_bots)
-    yield serve(rate_per_second=1000.0, rate_burst=1000)
+    yield serve(
+        rate_per_second=1000.0, rate_burst=1000, ip_rate_per_second=1000.0, ip_rate_burst=1000
+    )
 
 
 async def create(server: LiveServer, body: dict[str, Any]) -> httpx.Response:

@@ -36,7 +36,10 @@ async def test_random_invaders_game_plays_to_the_end_without_leaks(
     serve: Callable[..., LiveServer], sqlite_url: str
 ) -> None:
     game = invaders()
-    server = serve(rate_per_second=1000.0, rate_burst=1000)  # a bot outpaces any human
+    # A scripted player outpaces any human: lift the per-socket and per-address budgets.
+    server = serve(
+        rate_per_second=1000.0, rate_burst=1000, ip_rate_per_second=1000.0, ip_rate_burst=1000
+    )
     async with httpx.AsyncClient(base_url=server.http) as http:
         made = (
             await http.post("/api/matches", json={"game": "invaders", "seat": "mankind"})
