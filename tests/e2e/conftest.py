@@ -70,6 +70,11 @@ class E2EServer:
             # a scripted player clicks faster than a person: keep the limiter out of the way
             "SKIRMISH_LIMITS__RATE_PER_SECOND": "100",
             "SKIRMISH_LIMITS__RATE_BURST": "200",
+            # every page of every e2e test shares 127.0.0.1: lift the per-address budgets too
+            "SKIRMISH_LIMITS__IP_RATE_PER_SECOND": "1000",
+            "SKIRMISH_LIMITS__IP_RATE_BURST": "2000",
+            "SKIRMISH_LIMITS__JOIN_RATE_PER_SECOND": "100",
+            "SKIRMISH_LIMITS__JOIN_RATE_BURST": "1000",
         }
         self._log = self.log_path.open("w")
         self.process = subprocess.Popen(
