@@ -6,6 +6,12 @@ its arguments, the state carries its own RNG, and nothing mutates its input.
 
 Wire forms: actions, events and views are JSON-ready dicts with a ``type``
 discriminator where relevant. Engines are free to use typed records inside.
+
+Optional hooks a game module may also provide (looked up with ``getattr``):
+- ``seats_in_play(options)``: the seats a match fills (see ``seats_in_play`` below);
+- ``secrets(state, viewer)``: every hidden value ``viewer`` must never see, for leak tests;
+- ``invariants(state)``: raise if the state breaks a conservation rule (conformance suite);
+- ``timeout_action(state, seat)``: the default action a turn clock plays on expiry.
 """
 
 from __future__ import annotations
