@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from app.games import dune_battle
+from app.games.dune_battle.steps import PRE_STEPS
 from tests.e2e.conftest import PHONE, E2EServer
 from tests.e2e.table import SETTLED_JS, wait_same_version
 
@@ -27,17 +28,7 @@ SEATS = ("atreides", "harkonnen")
 I18N = Path(__file__).resolve().parents[2] / "static" / "i18n" / "dune_battle"
 MAX_STEPS = 400
 MAX_SECONDS = 90
-PRE_REVEAL = {
-    "voice",
-    "karama_voice",
-    "prescience",
-    "karama_prescience",
-    "answer_prescience",
-    "karama_full_view",
-    "karama_kh",
-    "karama_elite",
-    "commit",
-}
+PRE_REVEAL = frozenset(PRE_STEPS)  # the engine's own list of steps before the reveal
 # How much a scripted player likes each kind of option (a person keeps battles short too).
 WEIGHTS = {
     "commit_plan": 10.0,
