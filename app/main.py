@@ -29,6 +29,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     pepper = settings.security.seat_secret_pepper.get_secret_value()
     service = MatchService(create_session_factory(engine), pepper, bus.publish)
     hub = Hub(service, settings.limits, bus)
+    bus.subscribe(service.observe)
     bus.subscribe(hub.on_version)
     bots = BotRunner(service, BotSettings(**settings.bots.model_dump()))
     bots.install(bus)  # bot seats act through service.act, like a human

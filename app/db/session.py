@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from app import jsontext
 from app.config import ensure_sqlite_dir
 
 SessionFactory = async_sessionmaker[AsyncSession]
@@ -21,7 +22,14 @@ def create_engine(url: str, echo: bool = False) -> AsyncEngine:
     """An engine for ``url``; SQLite connections get WAL, foreign keys and a busy timeout."""
     ensure_sqlite_dir(url)
     # pre_ping: after a database restart a pooled connection is replaced, not failed once.
-    engine = create_async_engine(url, echo=echo, pool_pre_ping=True)
+    # A SQLite file cannot restart under us, and the ping costs ~0.2 ms per checkout.
+    engine = create_async_engine(
+        url,
+        echo=echo,
+        pool_pre_ping=not url.startswith("sqlite"),
+        json_serializer=jsontext.dumps,
+        json_deserializer=jsontext.loads,
+    )
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine

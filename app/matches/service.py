@@ -7,6 +7,7 @@ Callers pass a ``notify`` callable; it is awaited only after a commit, with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -22,6 +23,7 @@ from app.matches import errors, store
 from app.matches.bots import bot_seat_name, check_bot
 from app.matches.cache import StateCache
 from app.matches.clocks import ClockOptions
+from app.matches.recent import Head, RecentSteps
 from app.matches.records import (
     Ack,
     MatchLog,
@@ -46,6 +48,7 @@ class MatchService:
         self._pepper = pepper
         self._notify = notify
         self._cache = StateCache()
+        self._recent = RecentSteps()
         self.bot_seated: Callable[[str, dict[str, str]], None] | None = None
         """Told of the bot seats of a new match (app/matches/bots.py ``BotRunner.adopt``)."""
 
@@ -216,7 +219,68 @@ class MatchService:
         A client id already recorded for this seat returns its original ack whatever the
         match looks like now: the resend of an action whose ack was lost necessarily
         carries a stale version, and must still not have a second effect.
+
+        When this worker committed the version the client saw, the reads are skipped
+        (``recent.py``): the guarded write and the unique client id still decide. Any
+        refusal there is answered by the full path instead, so every answer is exactly
+        the one the database gives (a hint can be stale when another worker wrote).
         """
+        known = self._known(match_id, seen_version) if seat is not None else None
+        if known is not None:
+            with contextlib.suppress(errors.MatchError):
+                return await self._apply(
+                    known, match_id, seat, client_id, seen_version, action, rate_limited
+                )
+        read = await self._read_for_act(match_id, seat, client_id, seen_version)
+        if isinstance(read, Ack):
+            return read
+        return await self._apply(
+            read, match_id, seat, client_id, seen_version, action, rate_limited
+        )
+
+    async def _apply(
+        self,
+        known: tuple[Game, Any],
+        match_id: str,
+        seat: Viewer,
+        client_id: str,
+        seen_version: int,
+        action: Mapping[str, Any],
+        rate_limited: bool | errors.MatchError,
+    ) -> Ack:
+        game, state = known
+        if seat is None or seat not in game.active_seats(state):
+            raise errors.NotYourDecision()
+        try:
+            transition = game.apply(state, seat, action)
+        except IllegalAction as exc:
+            raise errors.IllegalMove(exc.code, exc.message) from None
+        if rate_limited:  # last, so the other answers stay exact; the caller's own code
+            if isinstance(rate_limited, errors.MatchError):
+                raise rate_limited
+            raise errors.RateLimited()
+        metrics.stage("applied")
+        ack = await self._commit(game, match_id, seen_version, seat, client_id, action, transition)
+        await self._notify(match_id, ack.version)
+        return ack
+
+    def observe(self, match_id: str, version: int) -> None:
+        """Bus listener: a version written elsewhere makes this worker's head a stale hint."""
+        self._recent.observe(match_id, version)
+
+    def _known(self, match_id: str, seen_version: int) -> tuple[Game, Any] | None:
+        """The state at ``seen_version`` if that is the newest this worker committed."""
+        head = self._recent.head(match_id)
+        if head is None or head.version != seen_version or head.status != MatchStatus.ACTIVE:
+            return None
+        state = self._cache.get(match_id, seen_version)
+        return (game_named(head.game), state) if state is not None else None
+
+    async def _read_for_act(
+        self, match_id: str, seat: Viewer, client_id: str, seen_version: int
+    ) -> Ack | tuple[Game, Any]:
+        """The guards of DESIGN §7 in their order, read from the database; an Ack if the
+        client id was already recorded (the original answer)."""
         async with self._sessions() as session:
             match = await self._require(session, match_id)
             if seat is None:
@@ -227,22 +291,9 @@ class MatchService:
             self._check_playable(match, seen_version)
             game = game_named(match.game)
             version, state = await self._latest(session, game, match)
-            if version != seen_version:  # a writer committed since the row was read
-                raise errors.StaleVersion(version)
-            if seat not in game.active_seats(state):
-                raise errors.NotYourDecision()
-            try:
-                transition = game.apply(state, seat, action)
-            except IllegalAction as exc:
-                raise errors.IllegalMove(exc.code, exc.message) from None
-            if rate_limited:  # last, so the other answers stay exact; the caller's own code
-                if isinstance(rate_limited, errors.MatchError):
-                    raise rate_limited
-                raise errors.RateLimited()
-            metrics.stage("applied")
-            ack = await self._commit(session, game, match, seat, client_id, action, transition)
-        await self._notify(match_id, ack.version)
-        return ack
+        if version != seen_version:  # a writer committed since the row was read
+            raise errors.StaleVersion(version)
+        return game, state
 
     async def position(self, match_id: str) -> Position:
         """The match now: what a hub renders for a socket that has just arrived."""
@@ -252,8 +303,17 @@ class MatchService:
             version, state = await self._latest(session, game, match)
         return Position(match_id, game, version, match.status, state)
 
-    async def progress(self, known: Position) -> Progress:
-        """Every step after ``known``, states replayed from the cache or the engine."""
+    async def progress(self, known: Position, told: int = 0) -> Progress:
+        """Every step after ``known``, up to at least version ``told`` (the bus's word).
+
+        Steps this worker committed come from memory; otherwise (or when ``told`` is not
+        beyond ``known``: a heartbeat, a presence change, a clock's forfeit) the database
+        is read and states are replayed from the cache or the engine.
+        """
+        held = self._recent.steps_after(known.match_id, known.version, told)
+        head = self._recent.head(known.match_id)
+        if held is not None and head is not None and told > known.version:
+            return Progress(head.status, held)
         async with self._sessions() as session:
             match = await self._require(session, known.match_id)
             actions = await store.actions_between(session, known.match_id, known.version)
@@ -312,9 +372,9 @@ class MatchService:
 
     async def _commit(
         self,
-        session: AsyncSession,
         game: Game,
-        match: Match,
+        match_id: str,
+        read_version: int,
         seat: str,
         client_id: str,
         action: Mapping[str, Any],
@@ -322,31 +382,35 @@ class MatchService:
     ) -> Ack:
         """One transaction: the action row and the new snapshot, only if nobody moved first.
 
-        The reads above end first: the write transaction starts with the guarded UPDATE,
-        so SQLite takes its write lock up front instead of upgrading a stale read snapshot.
+        The write transaction starts with the guarded UPDATE, so SQLite takes its write
+        lock up front instead of upgrading a stale read snapshot.
         """
-        match_id, read_version = match.id, match.version
         outcome = game.outcome(transition.state)
+        events = tuple(transition.events)
         row = Action(
             match_id=match_id,
             seq=read_version + 1,
             seat=seat,
             client_action_id=client_id,
             payload=dict(action),
-            events=[event.to_json() for event in transition.events],
+            events=[event.to_json() for event in events],
         )
         snapshot = game.to_json(transition.state)
-        await session.rollback()  # nothing was written: this only ends the read transaction
         stored_outcome = outcome.to_json() if outcome else None
         try:
-            saved = await self._save_with_retry(
-                session, read_version, row, snapshot, stored_outcome
-            )
-        except IntegrityError:  # the same client id won a race on another socket
+            async with self._sessions() as session:
+                saved = await self._save_with_retry(
+                    session, read_version, row, snapshot, stored_outcome
+                )
+        except IntegrityError:  # the same client id won a race (a resend on another socket)
             saved = False
         if not saved:
+            self._recent.forget(match_id)
             return await self._after_conflict(match_id, seat, client_id)
         self._cache.put(match_id, row.seq, transition.state)
+        status = MatchStatus.FINISHED if outcome else MatchStatus.ACTIVE
+        step = Step(row.seq, transition.state, events)
+        self._recent.record(match_id, Head(game.NAME, row.seq, status), step)
         metrics.stage("committed", match_id, row.seq)
         return Ack(client_id, row.seq)
 

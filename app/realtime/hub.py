@@ -51,6 +51,8 @@ class Room:
     pump: asyncio.Task[None] | None = None
     presence: str = ""
     presence_due: asyncio.TimerHandle | None = None
+    told: int = 0
+    """The highest version the bus announced for this match."""
 
     def wake_for_presence(self) -> None:
         self.presence_due = None
@@ -73,10 +75,11 @@ class Hub:
         self._bus = bus or MemoryBus()  # told which matches have sockets here
         self.guard = AddressGuard(limits)  # per-IP limits, shared by sockets and REST joins
 
-    def on_version(self, match_id: str, _version: int) -> None:
+    def on_version(self, match_id: str, version: int) -> None:
         """Bus listener: wake the room's pump; it reads what changed from the service."""
         room = self._rooms.get(match_id)
         if room is not None:
+            room.told = max(room.told, version)
             room.wake.set()
 
     def spectators(self, match_id: str) -> int:
@@ -196,7 +199,7 @@ class Hub:
 
     async def _advance(self, room: Room) -> None:
         assert room.position is not None
-        progress = await self._service.progress(room.position)
+        progress = await self._service.progress(room.position, room.told)
         for step in progress.steps:
             self._broadcast(room, step)
             room.position = replace(room.position, version=step.version, state=step.state)

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from app import jsontext
 from app.games.base import JSON, Viewer
 from app.matches import errors
 from app.matches.clocks import CLOCK_ID_PREFIX
@@ -91,7 +92,7 @@ def frame_id(text: str) -> str | None:
 
 
 def encode(frame: JSON) -> str:
-    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+    return jsontext.dumps(frame)
 
 
 def summary_json(summary: MatchSummary, spectators: int) -> JSON:
