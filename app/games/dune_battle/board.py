@@ -68,10 +68,15 @@ def zones(territory: str, storm_sector: int, storm_battles: str) -> list[tuple[i
 def tokens_in(
     forces: tuple[Forces, ...], faction: str, territory: str, sectors: tuple[int, ...]
 ) -> tuple[int, int]:
-    """(normal, elite) tokens a faction has in those sectors of a territory."""
+    """(normal, elite) fighting tokens a faction has in those sectors of a territory.
+
+    BG advisors are not counted: they are never in contact (DB-1) nor dialed (R-28).
+    """
     normal = elite = 0
     for f in forces:
         if f.faction == faction and f.territory == territory and f.sector in sectors:
+            if f.advisor:
+                continue
             normal += f.normal
             elite += f.elite
     return normal, elite
@@ -113,14 +118,17 @@ def battle_options(state: GameState, faction: str) -> list[tuple[str, tuple[int,
 def remove_forces(
     forces: tuple[Forces, ...], faction: str | None, territory: str, sectors: tuple[int, ...]
 ) -> tuple[tuple[Forces, ...], dict[str, tuple[int, int]]]:
-    """Take away every token (of one faction, or all) in those sectors.
+    """Take away every token of one faction's fighters, or of everyone, in those sectors.
 
+    ``faction=None`` is the explosion (DB-40): advisors go too. A named faction
+    loses only fighters, since advisors take no part in a battle (R-28).
     Returns the new force tuple and, per faction, the (normal, elite) removed.
     """
     kept: list[Forces] = []
     lost: dict[str, tuple[int, int]] = {}
     for f in forces:
-        if f.territory == territory and f.sector in sectors and faction in (None, f.faction):
+        hit = faction is None or (f.faction == faction and not f.advisor)
+        if f.territory == territory and f.sector in sectors and hit:
             n, e = lost.get(f.faction, (0, 0))
             lost[f.faction] = (n + f.normal, e + f.elite)
         else:
@@ -136,10 +144,11 @@ def remove_tokens(
     normal: int,
     elite: int,
 ) -> tuple[Forces, ...]:
-    """Take ``normal`` and ``elite`` tokens from the zone, lowest sector first."""
+    """Take ``normal`` and ``elite`` fighting tokens from the zone, lowest sector first."""
     out: list[Forces] = []
     for f in forces:
-        if f.faction == faction and f.territory == territory and f.sector in sectors:
+        mine = f.faction == faction and not f.advisor
+        if mine and f.territory == territory and f.sector in sectors:
             dn, de = min(normal, f.normal), min(elite, f.elite)
             normal, elite = normal - dn, elite - de
             f = Forces(f.faction, f.territory, f.sector, f.normal - dn, f.elite - de)

@@ -1,8 +1,8 @@
 """Printed data the battle needs: factions, leaders, treachery cards, territories.
 
-Leaders and cards are data (leaders.toml, treachery.toml), read once at import;
-the handful of faction numbers and the small battle map live here as constants
-because they are few and checked by tests.
+Leaders, cards and the map are data (leaders.toml, treachery.toml,
+territories.toml), read once at import; the handful of faction numbers live
+here as constants because they are few and checked by tests.
 """
 
 from __future__ import annotations
@@ -90,22 +90,20 @@ DECK: tuple[str, ...] = tuple(
 )
 """Every card id of the 33-card deck, e.g. ``shield-3``; ids are unique."""
 
-TERRITORIES: dict[str, TerritoryType] = {
-    t.id: t
-    for t in (
-        TerritoryType("test_basin", "Test Basin", "rock", (7, 8, 9)),
-        TerritoryType("arrakeen", "Arrakeen", "stronghold", (9,)),
-        TerritoryType("carthag", "Carthag", "stronghold", (10,)),
-        TerritoryType("imperial_basin", "Imperial Basin", "sand", (8, 9, 10)),
-        TerritoryType("the_great_flat", "The Great Flat", "sand", (14,)),
-        TerritoryType("false_wall_east", "False Wall East", "rock", (4, 5, 6, 7, 8)),
-        TerritoryType("polar_sink", "Polar Sink", "polar", (0,)),
-    )
-}
-"""A small battle map. Sector 0 is the Polar Sink, never in storm."""
 
-DOT_SECTORS: tuple[int, ...] = (2, 5, 8, 11, 14, 17)
-"""Where the six player dots sit; the seating order maps factions onto them."""
+def _load_map() -> tuple[dict[str, TerritoryType], tuple[int, ...]]:
+    data = tomllib.loads((_HERE / "territories.toml").read_text(encoding="utf-8"))
+    territories = {
+        row["id"]: TerritoryType(
+            row["id"], row["name"], row["terrain"], tuple(int(s) for s in row["sectors"])
+        )
+        for row in data["territory"]
+    }
+    return territories, tuple(int(s) for s in data["dot_sectors"])
+
+
+TERRITORIES, DOT_SECTORS = _load_map()
+"""The small battle map (R-23; territories.toml) and where the six player dots sit."""
 
 
 def leader_faction(leader_id: str) -> str:

@@ -2,9 +2,11 @@
 
 Played like Karama and Truthtrance: in one of your turns before reveal (R-2).
 A leader so revived may fight in this very Battle phase [Q]; revived forces go
-to reserves (off the board). A revival is refused if it would leave the
-player without a legal plan under the answers already given (e.g. Prescience
-answered "no leader"), with ``answer_unsatisfiable`` — ruling R-27.
+to reserves (off the board). The Kwisatz Haderach, once killed in an
+explosion, "is revived like a leader" (DB-15), so the Atreides may name it
+(``leader: "kwisatz_haderach"``) — ruling R-20. A revival is refused if it
+would leave the player without a legal plan under the answers already given
+(e.g. Prescience answered "no leader"), with ``answer_unsatisfiable`` — R-27.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from app.games.dune_battle.state import GameState
 from app.games.dune_battle.steps import PRE_STEPS, Result, settle, turn_seat
 
 MAX_FORCES = 5
+KH = "kwisatz_haderach"
 
 
 def _cards(state: GameState, seat: str) -> list[str]:
@@ -37,6 +40,11 @@ def _open(state: GameState, seat: str) -> bool:
 
 
 def _revive_leader(state: GameState, seat: str, leader: Any) -> GameState:
+    if leader == KH:
+        fac = state.faction(seat)
+        if not fac.kh_dead:
+            raise IllegalAction("leader_unavailable", "the Kwisatz Haderach is not in the Tanks")
+        return state.with_faction(replace(fac, kh_dead=False))
     if not isinstance(leader, str) or leader not in LEADERS or LEADERS[leader].faction != seat:
         raise IllegalAction("leader_unavailable", "revive one of your own leaders")
     ld = state.leader(leader)
@@ -101,6 +109,8 @@ def ghola_actions(state: GameState, seat: str) -> list[dict[str, Any]]:
         if ld.zone == "tanks" and LEADERS[ld.id].faction == seat
     ]
     fac = state.faction(seat)
+    if fac.kh_dead:
+        out.append({"type": "ghola", "card_id": cards[0], "leader": KH})
     normal = min(MAX_FORCES, fac.tanks_normal)
     elite = min(MAX_FORCES - normal, fac.tanks_elite)
     if normal + elite:

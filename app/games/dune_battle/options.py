@@ -73,9 +73,14 @@ def validate_options(raw: Mapping[str, Any]) -> Options:
     seating = _factions(raw, "seating", d.seating)
     if seating and sorted(seating) != sorted(factions):
         raise _bad("seating must be empty or a permutation of factions")
+    advanced = _bool(raw, "advanced", d.advanced)
+    bg_advisors = _bool(raw, "bg_advisors", d.bg_advisors)
+    if bg_advisors and not (advanced and "bene_gesserit" in factions):
+        raise _bad("bg_advisors needs the advanced game and the bene_gesserit in factions")
     return Options(
         factions=factions,
-        advanced=_bool(raw, "advanced", d.advanced),
+        advanced=advanced,
+        bg_advisors=bg_advisors,
         storm_battles=_choice(raw, "storm_battles", d.storm_battles, ("same_sector", "none")),
         voice_targets=_choice(raw, "voice_targets", d.voice_targets, ("seed", "gf9")),
         captured_leader_traitor_to_owner=_bool(

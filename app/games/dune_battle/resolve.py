@@ -193,8 +193,9 @@ def _explosion(state: GameState) -> Result:
         if plan.leader in LEADERS:
             state = kill_leader(state, plan.leader or "")
             dead.append(plan.leader)
-        if plan.kh and not battle.kh_cancelled:
-            state = state.with_faction(replace(state.faction(side.faction), kh_dead=True))
+        if plan.kh and not battle.kh_cancelled:  # DB-15: the only way the KH dies
+            fac = state.faction(side.faction)
+            state = state.with_faction(replace(fac, kh_dead=True, kh_used_in=battle.territory))
         state = discard(state, side.faction, plan_cards(plan))
     state = _support(state, battle, battle.combatants)
     data = {"lost": lost, "spice_lost": spice, "leaders_killed": dead}

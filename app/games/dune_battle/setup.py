@@ -75,13 +75,18 @@ def build_state(
 
 
 def _place_forces(options: Options, state: int) -> tuple[tuple[Forces, ...], int]:
-    """Each faction's tokens in one random sector of the chosen territory."""
+    """Each faction's tokens in one random sector of the chosen territory.
+
+    With ``bg_advisors`` the BG tokens stand there as advisors (R-28); they are
+    never alone in the territory, so Universal Stewards never flips them.
+    """
     sectors = TERRITORIES[options.territory].sectors
     out = []
     for f in options.factions:
         elite = min(ELITE_TOKENS.get(f, 0), options.forces // 4)
         sector, state = rng.choice(state, sectors)
-        out.append(Forces(f, options.territory, sector, options.forces - elite, elite))
+        advisor = options.bg_advisors and f == "bene_gesserit"
+        out.append(Forces(f, options.territory, sector, options.forces - elite, elite, advisor))
     return tuple(out), state
 
 

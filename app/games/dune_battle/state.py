@@ -16,6 +16,7 @@ class Options:
 
     factions: tuple[str, ...] = ("atreides", "harkonnen")
     advanced: bool = True
+    bg_advisors: bool = False
     storm_battles: str = "same_sector"
     voice_targets: str = "seed"
     captured_leader_traitor_to_owner: bool = True
@@ -30,13 +31,19 @@ class Options:
 
 @dataclass(frozen=True)
 class Forces:
-    """One faction's tokens in one sector of one territory."""
+    """One faction's tokens in one sector of one territory.
+
+    ``advisor`` marks Bene Gesserit tokens on their advisor side (advanced,
+    R-28): on the board, but never in contact, never dialed, never lost by
+    losing a battle; only an explosion (DB-40) takes them.
+    """
 
     faction: str
     territory: str
     sector: int
     normal: int
     elite: int = 0
+    advisor: bool = False
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,8 @@ def _factions(state: GameState, viewer: Viewer) -> dict[str, Any]:
             "reserves": {"normal": fac.reserves_normal, "elite": fac.reserves_elite},
             "special_karama_used": fac.special_karama_used,
         }
+        if fac.name == "atreides":  # public: the KH died in a revealed plan
+            entry["kh_in_tanks"] = fac.kh_dead
         if viewer == fac.name:
             entry.update(
                 spice=fac.spice,
@@ -196,6 +198,7 @@ def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
                 "sector": f.sector,
                 "normal": f.normal,
                 "elite": f.elite,
+                "advisor": f.advisor,
             }
             for f in state.forces
         ],

@@ -43,6 +43,7 @@ OPTION_SETS: list[dict[str, Any]] = [
         "territory_spice": 6,
     },
     {"factions": ["atreides", "emperor"], "storm_battles": "none", "storm_sector": 8},
+    {"factions": ["bene_gesserit", "atreides", "harkonnen"], "bg_advisors": True},
 ]
 
 

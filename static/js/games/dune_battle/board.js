@@ -46,7 +46,8 @@ function territoryPanel(view, terr) {
     h("span", { class: "db-sector-no" }, dt("ui.sector_short", { n }), storm ? h("span", { class: "db-storm-tag" }, ` ${dt("ui.storm")}`) : null),
     forces.length
       ? h("ul", { class: "db-forces" }, forces.map((f) => h("li", { class: `db-f-${f.faction}`, dataset: { faction: f.faction } },
-        h("span", { class: "db-force-name" }, factionName(f.faction)), " ", tokens(f.normal, f.elite, f.faction))))
+        h("span", { class: "db-force-name" }, factionName(f.faction)), " ", tokens(f.normal, f.elite, f.faction),
+        f.advisor ? h("span", { class: "db-advisor" }, ` (${dt("ui.advisors")})`) : null)))
       : h("span", { class: "db-empty" }, "—"));
   });
   return h("section", { class: ["db-territory", inBattle && "is-battle", `terrain-${terr.terrain}`], "aria-labelledby": `terr-${terr.id}`, dataset: { territory: terr.id } },

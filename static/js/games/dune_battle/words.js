@@ -63,6 +63,7 @@ export function leaderName(view, id) {
   if (!id) return dt("ui.no_leader");
   if (id === "cheap_hero") return cardName("cheap_hero");
   if (id === "none") return dt("ui.no_leader");
+  if (id === "kwisatz_haderach") return dt("ui.kwisatz_haderach");
   if (/-\d+$/.test(id)) return cardName(id); // a Cheap Hero card
   const leader = (view.leaders || []).find((l) => l.id === id);
   return leader?.name || tidy(id);
