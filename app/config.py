@@ -80,10 +80,10 @@ class ServerSettings(BaseModel):
     proxy_headers: bool = False  # trust X-Forwarded-* (also: skirmish serve --proxy-headers)
     forwarded_allow_ips: str = "127.0.0.1"  # ...but only from these proxy addresses / CIDRs
     static_dir: Path = REPO_ROOT / "static"  # served at / when the folder exists
-    # Compress each frame per socket (~4x fewer bytes). It is most of the fan-out's CPU:
-    # the same view is compressed once per socket (docs/benchmarks.md, S2). Turn it off
-    # for large spectator crowds on a fast network.
-    ws_per_message_deflate: bool = True
+    # permessage-deflate compresses each frame again for each socket: most of the fan-out's
+    # CPU (docs/benchmarks.md). Clients that ask in their hello get large frames compressed
+    # once per audience instead (docs/protocol.md §3.4), so it is off by default.
+    ws_per_message_deflate: bool = False
 
 
 class BotSettings(BaseModel):

@@ -38,6 +38,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.realtime.compression import Encoded
+
 SEATS = ("mankind", "invader")
 QUEUE_FRAMES = 256  # as Skirmish's send_queue_frames
 PASS = '[{"type":"pass"}]'
@@ -64,7 +66,10 @@ def board_text(min_bytes: int, seed: int = 7) -> str:
 @dataclass(eq=False)
 class Socket:
     seat: str | None
-    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_FRAMES))
+    compress: bool = False  # as Skirmish: large frames compressed once per audience
+    queue: asyncio.Queue[str | bytes | None] = field(
+        default_factory=lambda: asyncio.Queue(QUEUE_FRAMES)
+    )
 
 
 @dataclass
@@ -80,14 +85,14 @@ class Baseline:
         self.board = board
         self.rooms: dict[str, Room] = {}
 
-    def frames(self, room: Room) -> dict[str | None, str]:
+    def frames(self, room: Room) -> dict[str | None, Encoded]:
         """The state frame of the room's version for each audience (built once each)."""
         actor = SEATS[room.version % 2]
         head = f'{{"type":"state","version":{room.version},"view":{{"legal_actions":'
         tail = f',"board":{self.board}}},"events":[]}}'
-        out: dict[str | None, str] = {None: head + "[]" + tail}
+        out: dict[str | None, Encoded] = {None: Encoded(head + "[]" + tail)}
         for seat in SEATS:
-            out[seat] = head + (PASS if seat == actor else "[]") + tail
+            out[seat] = Encoded(head + (PASS if seat == actor else "[]") + tail)
         return out
 
     async def create(self, request: Request) -> JSONResponse:
@@ -118,10 +123,10 @@ class Baseline:
         await websocket.accept()
         room = self.rooms[websocket.path_params["match_id"]]
         hello = json.loads(await websocket.receive_text())
-        member = Socket(room.secrets.get(hello.get("secret") or ""))
+        member = Socket(room.secrets.get(hello.get("secret") or ""), bool(hello.get("compress")))
         sender = asyncio.create_task(self.drain(websocket, member))
         member.queue.put_nowait(json.dumps({"type": "welcome", "seat": member.seat}))
-        member.queue.put_nowait(self.frames(room)[member.seat])
+        member.queue.put_nowait(self.frames(room)[member.seat].for_socket(member.compress))
         room.sockets.append(member)
         try:
             while True:
@@ -144,16 +149,19 @@ class Baseline:
             rendered = self.frames(room)
             for other in room.sockets:
                 with contextlib.suppress(asyncio.QueueFull):
-                    other.queue.put_nowait(rendered[other.seat])
+                    other.queue.put_nowait(rendered[other.seat].for_socket(other.compress))
         else:
             ack = json.dumps({"type": "ack", "id": client_id, "version": room.acks[client_id]})
             member.queue.put_nowait(ack)
 
     @staticmethod
     async def drain(websocket: WebSocket, member: Socket) -> None:
-        while (text := await member.queue.get()) is not None:
+        while (frame := await member.queue.get()) is not None:
             try:
-                await websocket.send_text(text)
+                if isinstance(frame, bytes):
+                    await websocket.send_bytes(frame)
+                else:
+                    await websocket.send_text(frame)
             except Exception:
                 return
 

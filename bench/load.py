@@ -65,7 +65,8 @@ class LoadConfig:
     warmup: float = 3.0
     game: str = "invaders"
     seed: int = 1
-    compression: str | None = "deflate"  # what browsers negotiate; None turns it off
+    compression: str | None = "deflate"  # what browsers offer; None offers no permessage-deflate
+    app_compression: bool = True  # hello asks for frames compressed per audience, like browsers
     connect_concurrency: int = 32
     pids: list[int] = field(default_factory=list)  # server processes for /proc figures
     metrics_urls: list[str] = field(default_factory=list)  # each worker's /metrics
@@ -354,7 +355,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate", type=float, default=1.0, help="actions/s per match; 0: max")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--no-compression", action="store_true")
+    parser.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
+    parser.add_argument(
+        "--no-app-compression", action="store_true", help="hello without compress (older servers)"
+    )
     parser.add_argument("--pid", type=int, action="append", default=[])
     parser.add_argument("--metrics", action="append", default=[], help="a worker's /metrics")
     parser.add_argument("--json", type=Path, help="write the result here")
@@ -367,6 +371,7 @@ def main(argv: list[str] | None = None) -> None:
         seconds=args.seconds,
         warmup=args.warmup,
         compression=None if args.no_compression else "deflate",
+        app_compression=not args.no_app_compression,
         pids=args.pid,
         metrics_urls=args.metrics,
     )

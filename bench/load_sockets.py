@@ -17,6 +17,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app.realtime.compression import DEFLATE_RAW, inflate_raw
+
 if TYPE_CHECKING:
     from bench.load import Run
 
@@ -28,6 +30,11 @@ except ImportError:  # pragma: no cover - orjson is optional for the client
     loads = json.loads
 
 STATE_PREFIX = '{"type":"state","version":'
+
+
+def as_text(data: str | bytes) -> str:
+    """A frame's JSON text; binary frames are raw DEFLATE (docs/protocol.md §3.4)."""
+    return data if isinstance(data, str) else inflate_raw(data)
 
 
 # -- one socket ----------------------------------------------------------------------
@@ -65,11 +72,12 @@ class Viewer:
             create_connection=CountingConnection,
         )
         hello = {"type": "hello", "secret": self.secret, "version": self.version_or_none()}
+        if self.run.config.app_compression:
+            hello["compress"] = DEFLATE_RAW
         await ws.send(json.dumps(hello))
         async with asyncio.timeout(30):
             while True:
-                text = await ws.recv()
-                assert isinstance(text, str)
+                text = as_text(await ws.recv())
                 if text.startswith(STATE_PREFIX):
                     self.catch_up(text)
                     break
@@ -96,8 +104,8 @@ class Viewer:
 
     async def read(self, ws: ClientConnection) -> None:
         try:
-            async for text in ws:
-                self.receive(text if isinstance(text, str) else text.decode())
+            async for data in ws:
+                self.receive(as_text(data))
         except ConnectionClosed:
             pass
         finally:

@@ -44,7 +44,12 @@ def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
+APP_COMPRESSION = [True]
+"""Clients ask for frames compressed once per audience (``--no-app-compression`` clears it)."""
+
+
 def run_one(config: LoadConfig, disrupt: Callable[[], Awaitable[None]] | None = None) -> Figures:
+    config = replace(config, app_compression=APP_COMPRESSION[0])
     result = asyncio.run(run_load(config, disrupt))
     print(render_text(result), flush=True)
     return asdict(result)
@@ -122,14 +127,14 @@ def scenario_s1(args: argparse.Namespace) -> Figures:
     config = LoadConfig(
         url="", matches=args.s1_matches, spectators=10, rate=1.0, seconds=args.seconds, warmup=5.0
     )
-    return with_baseline("S1", config, args.repeat, not args.no_deflate)
+    return with_baseline("S1", config, args.repeat, args.permessage_deflate)
 
 
 def scenario_s2(args: argparse.Namespace) -> Figures:
     config = LoadConfig(
         url="", matches=1, spectators=args.s2_spectators, rate=2.0, seconds=args.seconds, warmup=5.0
     )
-    return with_baseline("S2", config, args.repeat, not args.no_deflate)
+    return with_baseline("S2", config, args.repeat, args.permessage_deflate)
 
 
 def scenario_s3(args: argparse.Namespace) -> Figures:
@@ -146,7 +151,7 @@ def scenario_s3(args: argparse.Namespace) -> Figures:
     )
     with tempfile.TemporaryDirectory(prefix="bench-S3-") as tmp:
         workdir = Path(tmp)
-        server = single_worker(workdir, sqlite_url(workdir), not args.no_deflate)
+        server = single_worker(workdir, sqlite_url(workdir), args.permessage_deflate)
         try:
             return {"skirmish": repeat(against_skirmish(server, config), args.repeat)}
         finally:
@@ -178,7 +183,7 @@ def scenario_s4(args: argparse.Namespace) -> Figures:
             try:
                 for index in (1, 2):  # one after the other: the first one migrates
                     worker = deployment.skirmish_worker(
-                        workdir, url, f"worker{index}", not args.no_deflate, bus, True
+                        workdir, url, f"worker{index}", args.permessage_deflate, bus, True
                     )
                     workers.append(worker.start())
                 upstreams = [f"127.0.0.1:{w.port}" for w in workers]
@@ -217,7 +222,7 @@ def scenario_s5(args: argparse.Namespace) -> Figures:
     out: Figures = {}
     with tempfile.TemporaryDirectory(prefix="bench-S5-") as tmp:
         workdir = Path(tmp)
-        server = single_worker(workdir, sqlite_url(workdir), not args.no_deflate)
+        server = single_worker(workdir, sqlite_url(workdir), args.permessage_deflate)
         try:
             out["sqlite"] = repeat(
                 against_skirmish(server, replace(config, label="S5-sqlite")), args.repeat
@@ -225,7 +230,7 @@ def scenario_s5(args: argparse.Namespace) -> Figures:
         finally:
             server.stop()
         with deployment.postgres_database() as url:
-            server = single_worker(workdir, url, not args.no_deflate)
+            server = single_worker(workdir, url, args.permessage_deflate)
             try:
                 pg = replace(config, label="S5-postgresql")
                 out["postgresql"] = repeat(against_skirmish(server, pg), args.repeat)
@@ -260,7 +265,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--s2-spectators", type=int, default=1000)
     parser.add_argument("--s4-matches", type=int, default=40)
     parser.add_argument("--s5-matches", type=int, default=40)
-    parser.add_argument("--no-deflate", action="store_true", help="server without deflate")
+    parser.add_argument(
+        "--permessage-deflate", action="store_true", help="servers compress per socket too"
+    )
+    parser.add_argument(
+        "--no-app-compression",
+        action="store_true",
+        help="clients do not ask for frames compressed per audience (needed for older trees)",
+    )
     parser.add_argument("--tag", default="", help="stored as <scenario><tag>.json")
     parser.add_argument("--note", action="append", default=[])
     parser.add_argument("--doc", action="store_true", help="rewrite docs/benchmarks.md")
@@ -268,6 +280,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.app_root is not None:
         deployment.APP_ROOT = args.app_root.resolve()
+    APP_COMPRESSION[0] = not args.no_app_compression
     RESULTS.mkdir(parents=True, exist_ok=True)
     for name in args.scenarios:
         before = load_average()
@@ -281,7 +294,11 @@ def main(argv: list[str] | None = None) -> None:
             scaled += f"; {args.s4_matches} matches × (2 + 4 spectators)"
         if name == "S5":
             scaled += f"; {args.s5_matches} matches"
-        scaled += f"; {args.seconds:g} s runs" + ("; deflate off" if args.no_deflate else "")
+        scaled += (
+            f"; {args.seconds:g} s runs"
+            + ("; permessage-deflate on" if args.permessage_deflate else "")
+            + ("; app compression off" if args.no_app_compression else "")
+        )
         figures["meta"] = {
             "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "load_before": before,

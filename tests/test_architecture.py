@@ -26,6 +26,9 @@ def test_code_is_ruff_clean() -> None:
     """Style is part of the build: ruff reports nothing on the whole tree."""
     result = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "app", "tests", "bench"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr

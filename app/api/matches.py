@@ -37,8 +37,10 @@ class CreateMatch(BaseModel):
     name: str | None = Field(default=None, max_length=40)
     clock: ClockIn | None = None
     bot: str | None = Field(
-        default=None, max_length=20, description='A bot level ("random", "heuristic", "strong") '
-        "that takes every other seat: a match versus the computer"
+        default=None,
+        max_length=20,
+        description='A bot level ("random", "heuristic", "strong") '
+        "that takes every other seat: a match versus the computer",
     )
 
     @field_validator("name")

@@ -111,7 +111,10 @@ class Connection:
             raise errors.JoinRateLimited("Too many hello frames on this socket; wait a moment.")
         self._guard.check_join(self._address)
         viewer = await self._service.authenticate(self._match_id, frame.secret)
-        self._member = await self._hub.join(self._match_id, viewer, self._outbox, frame.version)
+        compress = frame.compress is not None
+        self._member = await self._hub.join(
+            self._match_id, viewer, self._outbox, frame.version, compress
+        )
 
     async def _act(self, frame: protocol.Act) -> None:
         if self._member is None:

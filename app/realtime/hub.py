@@ -20,6 +20,7 @@ from app.matches.service import MatchService
 from app.observability import metrics
 from app.observability.logging import match_context
 from app.realtime import protocol
+from app.realtime.compression import Encoded
 from app.realtime.outbox import Outbox
 from app.realtime.pubsub import Bus, MemoryBus
 from app.realtime.throttle import AddressGuard
@@ -37,6 +38,11 @@ class Member:
     match_id: str
     viewer: Viewer
     outbox: Outbox
+    compress: bool = False
+    """The socket asked for large frames compressed (compression.py)."""
+
+    def send(self, frame: Encoded) -> None:
+        self.outbox.push(frame.for_socket(self.compress))
 
 
 @dataclass(eq=False)
@@ -92,10 +98,15 @@ class Hub:
         return [(r.match_id, seat) for r in self._rooms.values() for seat in r.seat_sockets()]
 
     async def join(
-        self, match_id: str, viewer: Viewer, outbox: Outbox, since: int | None
+        self,
+        match_id: str,
+        viewer: Viewer,
+        outbox: Outbox,
+        since: int | None,
+        compress: bool = False,
     ) -> Member:
         """Welcome the socket, send it what it missed since ``since``, then live updates."""
-        member = Member(match_id, viewer, outbox)
+        member = Member(match_id, viewer, outbox, compress)
         while True:
             room = self._rooms.setdefault(match_id, Room(match_id))
             try:
@@ -160,7 +171,7 @@ class Hub:
         if 0 < gap <= self._limits.resend_max_versions and since is not None:
             events = await self._service.missed_events(position.match_id, since, position.version)
         step = Step(position.version, position.state, tuple(events))
-        member.outbox.push(render(position.game, step, member.viewer))
+        member.send(Encoded(render(position.game, step, member.viewer)))
 
     async def _mark_connected(self, room: Room, viewer: Viewer, connected: bool) -> None:
         """Seat presence lives in the DB (a flag per seat); spectators are counted here.
@@ -208,14 +219,14 @@ class Hub:
             await self._refresh_presence(room)
 
     def _broadcast(self, room: Room, step: Step) -> None:
-        """Render each audience present once, and queue that text to all its sockets."""
+        """Render (and compress) each audience present once, and queue it to its sockets."""
         assert room.position is not None
-        rendered: dict[Viewer, str] = {}
+        rendered: dict[Viewer, Encoded] = {}
         timer = metrics.FanoutTimer(room.match_id, step.version)
         for member in room.members:
             if member.viewer not in rendered:
-                rendered[member.viewer] = render(room.position.game, step, member.viewer)
-            member.outbox.push(rendered[member.viewer])
+                rendered[member.viewer] = Encoded(render(room.position.game, step, member.viewer))
+            member.send(rendered[member.viewer])
             timer.sent()
         timer.done()
 

@@ -20,13 +20,15 @@ CLOSE_WAIT_SECONDS = 1.0
 class TextSocket(Protocol):
     async def send_text(self, data: str) -> None: ...
 
+    async def send_bytes(self, data: bytes) -> None: ...
+
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
 class Outbox:
     def __init__(self, socket: TextSocket, limit: int) -> None:
         self._socket = socket
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
+        self._queue: asyncio.Queue[str | bytes | None] = asyncio.Queue(limit)
         self._task: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
         self.overflowed = False
@@ -35,12 +37,13 @@ class Outbox:
     def start(self) -> None:
         self._task = asyncio.create_task(self._drain())
 
-    def push(self, text: str) -> None:
-        """Queue a frame; on overflow drop the socket rather than block the whole match."""
+    def push(self, frame: str | bytes) -> None:
+        """Queue a frame (bytes: a compressed one, sent as a binary message); on overflow
+        drop the socket rather than block the whole match."""
         if self.overflowed:
             return
         try:
-            self._queue.put_nowait(text)
+            self._queue.put_nowait(frame)
         except asyncio.QueueFull:
             self.overflowed = True
             self.dropped.set()
@@ -65,8 +68,11 @@ class Outbox:
             await asyncio.wait_for(self._socket.close(code=code, reason=reason), CLOSE_WAIT_SECONDS)
 
     async def _drain(self) -> None:
-        while (text := await self._queue.get()) is not None:
+        while (frame := await self._queue.get()) is not None:
             try:
-                await self._socket.send_text(text)
+                if isinstance(frame, bytes):
+                    await self._socket.send_bytes(frame)
+                else:
+                    await self._socket.send_text(frame)
             except Exception:  # the peer is gone; the receive loop will notice
                 return

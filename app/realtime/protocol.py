@@ -44,6 +44,8 @@ class Hello(_Frame):
     type: Literal["hello"]
     secret: str | None = Field(default=None, max_length=128)
     version: int | None = Field(default=None, ge=0)
+    compress: Literal["deflate-raw"] | None = None
+    """Large frames as binary raw DEFLATE, compressed once per audience (compression.py)."""
 
 
 class Act(_Frame):

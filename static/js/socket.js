@@ -13,6 +13,16 @@ function newId() {
   return `${Date.now().toString(16)}-${Math.random().toString(16).slice(2)}`;
 }
 
+// Large frames may come as binary raw DEFLATE, compressed once per audience by the server
+// (docs/protocol.md §1.3); we ask for that only where the browser can inflate it.
+const CAN_INFLATE = typeof DecompressionStream === "function";
+
+async function frameText(data) {
+  if (typeof data === "string") return data;
+  const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Response(stream).text();
+}
+
 function socketUrl(matchId) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   return `${scheme}://${location.host}/ws/matches/${encodeURIComponent(matchId)}`;
@@ -78,23 +88,34 @@ export class MatchSocket {
     }
     this.setStatus(this.everOpen ? "offline" : "connecting");
     const ws = new WebSocket(socketUrl(this.matchId));
+    ws.binaryType = "arraybuffer";
     this.ws = ws;
+    // Frames are handled in arrival order, though a compressed one inflates asynchronously.
+    let inOrder = Promise.resolve();
     this.lastFrameAt = Date.now();
     this.helloPending = true;
     ws.onopen = () => {
       if (ws !== this.ws) return;
-      this.send({ type: "hello", secret: this.secret, version: this.version });
+      const hello = { type: "hello", secret: this.secret, version: this.version };
+      if (CAN_INFLATE) hello.compress = "deflate-raw";
+      this.send(hello);
     };
     ws.onmessage = (message) => {
       if (ws !== this.ws) return;
       this.lastFrameAt = Date.now();
-      let frame;
-      try {
-        frame = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      this.receive(frame);
+      inOrder = inOrder
+        .then(() => frameText(message.data))
+        .then((text) => {
+          if (ws !== this.ws) return;
+          let frame;
+          try {
+            frame = JSON.parse(text);
+          } catch {
+            return;
+          }
+          this.receive(frame);
+        })
+        .catch(() => { /* an unreadable frame is skipped; a version gap resyncs */ });
     };
     ws.onclose = () => {
       if (ws !== this.ws) return;

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from app.realtime.compression import inflate_raw
 from tests.e2e.conftest import E2EServer
 from tests.e2e.table import create_match, version_of
 
@@ -35,7 +36,8 @@ def drop_state_frame(page: Any, version: int) -> list[dict[str, Any]]:
         server = ws.connect_to_server()
 
         def from_server(message: str | bytes) -> None:
-            frame = json.loads(message)
+            text = inflate_raw(message) if isinstance(message, bytes) else message  # §3.4
+            frame = json.loads(text)
             if not dropped and frame["type"] == "state" and frame["version"] == version:
                 dropped.append(frame)
             else:

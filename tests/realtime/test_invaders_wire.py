@@ -49,6 +49,7 @@ async def test_random_invaders_game_plays_to_the_end_without_leaks(
     seats = {"mankind": await Client.open(url, made["secret"])}
     seats["invader"] = await Client.open(url, joined["secret"])
     spectator = await Client.open(url)
+    packed = await Client.open(url, compress=True)  # the browser's way: compressed frames
     views = {seat: last_state(c)["view"] for seat, c in seats.items()}
     rng = random.Random(7)
     version = 0
@@ -59,15 +60,21 @@ async def test_random_invaders_game_plays_to_the_end_without_leaks(
         ack = await seats[actor].act(version, rng.choice(views[actor]["legal_actions"]))
         assert ack["type"] == "ack", ack
         version += 1
-        for seat, client in [*seats.items(), (None, spectator)]:
+        for seat, client in [*seats.items(), (None, spectator), (None, packed)]:
             frame = await client.expect("state")
             assert frame["version"] == version
             if seat is not None:
                 views[seat] = frame["view"]
     assert views["mankind"]["outcome"] is not None, "the random game did not finish"
     states = replay(game, sqlite_url, made["match_id"])
-    for seat, client in [*seats.items(), (None, spectator)]:
+    for seat, client in [*seats.items(), (None, spectator), (None, packed)]:
         assert_no_secret(game, states, client, seat)
+    assert packed.binary > 0
+    assert states_of(packed) == states_of(spectator)
+
+
+def states_of(client: Client) -> list[dict[str, Any]]:
+    return [f for f in client.frames if f["type"] == "state"]
 
 
 def last_state(client: Client) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.realtime.compression import DEFLATE_RAW, inflate_raw
+
 JSON = dict[str, Any]
 
 
@@ -16,14 +18,22 @@ class Client:
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
         self.raw: list[str] = []
+        """Every frame as text (a compressed one inflated), for leak checks."""
         self.frames: list[JSON] = []
+        self.binary = 0
+        """How many frames came compressed (app/realtime/compression.py)."""
         self._unread: list[JSON] = []
 
     @classmethod
-    async def open(cls, url: str, secret: str | None = None, version: int | None = None) -> Client:
+    async def open(
+        cls, url: str, secret: str | None = None, version: int | None = None, compress: bool = False
+    ) -> Client:
         """Connect and say hello; waits for the welcome and the first state frame."""
         client = await cls.connect(url)
-        await client.send({"type": "hello", "secret": secret, "version": version})
+        hello: JSON = {"type": "hello", "secret": secret, "version": version}
+        if compress:
+            hello["compress"] = DEFLATE_RAW
+        await client.send(hello)
         await client.expect("welcome")
         await client.expect("state")
         return client
@@ -71,8 +81,10 @@ class Client:
         await self.ws.close()
 
     async def _receive(self) -> JSON:
-        text = await self.ws.recv()
-        assert isinstance(text, str)
+        data = await self.ws.recv()
+        if isinstance(data, bytes):
+            self.binary += 1
+        text = inflate_raw(data) if isinstance(data, bytes) else data
         self.raw.append(text)
         frame: JSON = json.loads(text)
         self.frames.append(frame)

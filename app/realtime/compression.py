@@ -1,0 +1,46 @@
+"""Frames compressed once per audience instead of once per socket.
+
+permessage-deflate compresses every frame again for every socket (with its own context),
+which made compression ~75–80 % of fan-out CPU (docs/benchmarks.md). A client that says
+``"compress": "deflate-raw"`` in its hello gets large frames as binary messages holding
+raw DEFLATE of the JSON text, without shared context: the same bytes serve every socket
+of an audience, and browsers inflate them with ``DecompressionStream("deflate-raw")``.
+Small frames stay text: compressing them costs more than it saves.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+DEFLATE_RAW = "deflate-raw"
+MIN_BYTES = 1024
+"""Frames shorter than this (acks, errors, presence) are sent as text."""
+LEVEL = 6
+
+
+def deflate_raw(text: str) -> bytes:
+    """Raw DEFLATE (RFC 1951, no zlib header) of the UTF-8 text, as one complete stream."""
+    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return compressor.compress(text.encode()) + compressor.flush()
+
+
+def inflate_raw(data: bytes) -> str:
+    """The inverse, for tests and the load client."""
+    return zlib.decompress(data, -zlib.MAX_WBITS).decode()
+
+
+class Encoded:
+    """One frame's text and, once a compressing socket needs it, its compressed bytes."""
+
+    __slots__ = ("_compressed", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._compressed: bytes | None = None
+
+    def for_socket(self, compress: bool) -> str | bytes:
+        if not compress or len(self.text) < MIN_BYTES:
+            return self.text
+        if self._compressed is None:
+            self._compressed = deflate_raw(self.text)
+        return self._compressed
