@@ -17,6 +17,7 @@ from app.matches.bots import BotRunner, BotSettings
 from app.matches.clocks import ClockKeeper
 from app.matches.service import MatchService
 from app.observability.middleware import RequestContext
+from app.realtime.drain import install_on_sigterm
 from app.realtime.hub import Hub
 from app.realtime.pubsub import create_bus
 
@@ -48,7 +49,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         held=hub.held_seats,
     )
     app.state.clocks.start()  # turn deadlines and abandonment (app/matches/clocks.py)
+    grace = settings.limits.shutdown_grace_seconds
+    restore_sigterm = install_on_sigterm(lambda: hub.drain.settle(grace, hub.flushed))
     yield
+    restore_sigterm()
     await app.state.clocks.stop()
     await bots.close()
     await hub.close()

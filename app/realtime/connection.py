@@ -18,7 +18,7 @@ from app.matches.service import MatchService
 from app.realtime import protocol
 from app.realtime.hub import Hub, Member
 from app.realtime.outbox import Outbox
-from app.realtime.throttle import AddressGuard, TokenBucket
+from app.realtime.throttle import Guard, TokenBucket
 
 GOING_AWAY = 1001
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ class Connection:
         self._hub = hub
         self._limits = limits
         self._address = address
-        self._guard: AddressGuard = hub.guard
+        self._guard: Guard = hub.guard
         self._outbox = Outbox(websocket, limits.send_queue_frames)
         self._bucket = TokenBucket(limits.rate_per_second, limits.rate_burst)
         self._hellos = TokenBucket(limits.join_rate_per_second, limits.socket_join_burst)
@@ -90,8 +90,11 @@ class Connection:
                 self._outbox.push(protocol.PONG)
             elif isinstance(frame, protocol.Hello):
                 await self._hello(frame)
+            elif self._hub.drain.draining:
+                return  # shutting down: unanswered, so the client resends it elsewhere
             else:
-                await self._act(frame)
+                with self._hub.drain.action():
+                    await self._act(frame)
         except errors.MatchError as exc:
             self._refuse(exc, text)
             if isinstance(exc, errors.StaleVersion) and self._member is not None:
@@ -109,7 +112,7 @@ class Connection:
             raise errors.BadFrame("This socket has already said hello.")
         if not self._hellos.take():  # a socket guessing secrets gets a few tries, then waits
             raise errors.JoinRateLimited("Too many hello frames on this socket; wait a moment.")
-        self._guard.check_join(self._address)
+        await self._guard.check_join(self._address)
         viewer = await self._service.authenticate(self._match_id, frame.secret)
         compress = frame.compress is not None
         self._member = await self._hub.join(
@@ -121,7 +124,7 @@ class Connection:
             raise errors.BadFrame("The first frame must be hello.")
         throttled: errors.MatchError | None = errors.RateLimited()
         if self._bucket.take():  # the socket's budget first, then its address's
-            throttled = self._guard.check_action(self._address)
+            throttled = await self._guard.check_action(self._address)
         ack = await self._service.act(
             self._match_id,
             self._member.viewer,

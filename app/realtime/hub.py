@@ -21,9 +21,10 @@ from app.observability import metrics
 from app.observability.logging import match_context
 from app.realtime import protocol
 from app.realtime.compression import Encoded
+from app.realtime.drain import Drain
 from app.realtime.outbox import Outbox
 from app.realtime.pubsub import Bus, MemoryBus
-from app.realtime.throttle import AddressGuard
+from app.realtime.throttle import Guard, MemoryGuard
 
 log = logging.getLogger(__name__)
 
@@ -73,13 +74,19 @@ class Room:
 
 class Hub:
     def __init__(
-        self, service: MatchService, limits: LimitSettings, bus: Bus | None = None
+        self,
+        service: MatchService,
+        limits: LimitSettings,
+        bus: Bus | None = None,
+        *,
+        guard: Guard | None = None,
     ) -> None:
         self._service = service
         self._limits = limits
         self._rooms: dict[str, Room] = {}
         self._bus = bus or MemoryBus()  # told which matches have sockets here
-        self.guard = AddressGuard(limits)  # per-IP limits, shared by sockets and REST joins
+        self.guard = guard or MemoryGuard(limits)  # per-IP limits: sockets and REST joins
+        self.drain = Drain()  # actions in flight, settled before shutdown (drain.py)
 
     def on_version(self, match_id: str, version: int) -> None:
         """Bus listener: wake the room's pump; it reads what changed from the service."""
@@ -87,6 +94,12 @@ class Hub:
         if room is not None:
             room.told = max(room.told, version)
             room.wake.set()
+
+    def flushed(self) -> bool:
+        """Every socket's send queue is empty (for the drain before shutdown)."""
+        return all(
+            m.outbox.idle or m.outbox.overflowed for r in self._rooms.values() for m in r.members
+        )
 
     def spectators(self, match_id: str) -> int:
         room = self._rooms.get(match_id)

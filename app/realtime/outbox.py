@@ -33,6 +33,12 @@ class Outbox:
         self._closer: asyncio.Task[None] | None = None
         self.overflowed = False
         self.dropped = asyncio.Event()
+        self._sending = False
+
+    @property
+    def idle(self) -> bool:
+        """Nothing queued and nothing being written: what was pushed has left (drain.py)."""
+        return self._queue.empty() and not self._sending
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._drain())
@@ -69,6 +75,7 @@ class Outbox:
 
     async def _drain(self) -> None:
         while (frame := await self._queue.get()) is not None:
+            self._sending = True
             try:
                 if isinstance(frame, bytes):
                     await self._socket.send_bytes(frame)
@@ -76,3 +83,5 @@ class Outbox:
                     await self._socket.send_text(frame)
             except Exception:  # the peer is gone; the receive loop will notice
                 return
+            finally:
+                self._sending = False

@@ -60,6 +60,9 @@ class SeatClient:
     synced: bool = False  # a state frame arrived since the last welcome
     close_codes: list[int | None] = field(default_factory=list)  # how each socket ended
     acted_at: int = -1  # the version of the newest action this seat created
+    resent: str | None = None  # the id resent right after the last hello
+    catch_up: int | None = None  # the version of the first state frame after that hello
+    acks_lost: int = 0  # actions committed on a socket that closed before their ack came
 
     @property
     def done(self) -> bool:
@@ -90,7 +93,9 @@ class SeatClient:
     async def _session(self, ws: ClientConnection, stop_at: float) -> None:
         hello = {"type": "hello", "secret": self.secret, "version": self.version}
         await ws.send(json.dumps(hello))
+        self.resent, self.catch_up = None, None
         if self.pending is not None:  # resend the unacknowledged action, same id
+            self.resent = self.pending.id
             await self._send(ws, self.pending)
         while not self.done and time.monotonic() < stop_at:
             try:
@@ -108,9 +113,12 @@ class SeatClient:
             self.status, self.synced = frame["match"]["status"], False
         elif kind == "state":
             self.version, self.view, self.synced = frame["version"], frame["view"], True
+            self.catch_up = frame["version"] if self.catch_up is None else self.catch_up
         elif kind == "presence":
             self.status = frame["status"]
         elif kind == "ack":
+            if frame["id"] == self.resent and frame["version"] <= (self.catch_up or -1):
+                self.acks_lost += 1  # committed before the drop: the catch-up already had it
             if self.pending is not None and frame["id"] == self.pending.id:
                 self.pending = None
             self.acked[frame["id"]] = frame["version"]

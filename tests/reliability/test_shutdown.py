@@ -63,12 +63,14 @@ async def test_sigterm_drains_to_another_worker(
         leaving.kill()
         staying.kill()
     codes = [c for r in runs for cl in [*r.seats, r.spectator] for c in cl.close_codes]
+    acks_lost = sum(seat.acks_lost for r in runs for seat in r.seats)
     figures(
         sockets_on_leaving_worker=on_leaving,
         close_codes=sorted(set(map(str, codes))),
         exit_code=code,
         sigterm_to_exit_s=round(exited, 3),
         lost=result.lost,
+        acks_lost_at_close=acks_lost,
         duplicates=result.duplicates,
         out_of_sync=result.out_of_sync,
     )
@@ -76,4 +78,5 @@ async def test_sigterm_drains_to_another_worker(
     assert code in (0, -signal.SIGTERM) and refused_new
     assert on_leaving > 0 and set(codes) == {SERVICE_RESTART} and len(codes) >= on_leaving
     assert (result.lost, result.duplicates, result.out_of_sync, result.unfinished) == (0, 0, 0, 0)
+    assert acks_lost == 0, "an action committed before the close must be acknowledged on it"
     assert result.committed == result.acknowledged == MATCHES * START
