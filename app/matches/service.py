@@ -22,7 +22,7 @@ from app.games.base import JSON, Event, Game, IllegalAction, Transition, Viewer,
 from app.matches import errors, store
 from app.matches.bots import bot_seat_name, check_bot
 from app.matches.cache import StateCache
-from app.matches.clocks import ClockOptions
+from app.matches.clocks import ClockOptions, ClockStatus, clock_of
 from app.matches.recent import Head, RecentSteps
 from app.matches.records import (
     Ack,
@@ -192,6 +192,10 @@ class MatchService:
             match = await self._require(session, match_id)
             version = match.version
         await self._notify(match_id, version)
+
+    async def clock(self, match_id: str) -> ClockStatus | None:
+        """The match's turn timer now, or None when it has none (for the clock frame)."""
+        return await clock_of(self._sessions, match_id)
 
     async def ping_database(self) -> None:
         """Raise unless the database answers (readiness)."""

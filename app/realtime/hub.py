@@ -12,6 +12,7 @@ import contextlib
 import logging
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
 from app.config import LimitSettings
 from app.games.base import Event, Game, Viewer
@@ -60,6 +61,9 @@ class Room:
     presence_due: asyncio.TimerHandle | None = None
     told: int = 0
     """The highest version the bus announced for this match."""
+    clocked: bool = False
+    """The match has a turn timer: each new version is followed by a clock frame."""
+    clock_sent: tuple[int, str | None] | None = None
 
     def wake_for_presence(self) -> None:
         self.presence_due = None
@@ -137,6 +141,7 @@ class Hub:
     async def _admit(self, room: Room, member: Member, since: int | None) -> None:
         if room.position is None:
             room.position = await self._service.position(room.match_id)
+            room.clocked = await self._service.clock(room.match_id) is not None
             room.pump = asyncio.create_task(self._pump(room), context=match_context(room.match_id))
             self._bus.watch(room.match_id)
         summary = await self._service.summary(room.match_id)
@@ -145,6 +150,8 @@ class Hub:
         member.outbox.push(protocol.encode(protocol.welcome_frame(member.viewer, match)))
         await self._catch_up(room.position, member, since)
         room.members.append(member)
+        if room.clocked:
+            await self._send_clock(room, [member])
 
     def _drop_if_empty(self, room: Room) -> None:
         if room.members or self._rooms.get(room.match_id) is not room:
@@ -230,6 +237,23 @@ class Hub:
         if not progress.steps or progress.status != room.position.status:
             room.position = replace(room.position, status=progress.status)
             await self._refresh_presence(room)
+        if room.clocked:
+            await self._send_clock(room, room.members, only_if_changed=True)
+
+    async def _send_clock(
+        self, room: Room, members: list[Member], only_if_changed: bool = False
+    ) -> None:
+        """The turn timer after the state frames: its deadline moves with each version."""
+        clock = await self._service.clock(room.match_id)
+        if clock is None:
+            return
+        key = (clock.version, clock.deadline.isoformat() if clock.deadline else None)
+        if only_if_changed and key == room.clock_sent:
+            return
+        room.clock_sent = key
+        text = protocol.encode(protocol.clock_frame(clock, datetime.now(UTC)))
+        for member in members:
+            member.outbox.push(text)
 
     def _broadcast(self, room: Room, step: Step) -> None:
         """Render (and compress) each audience present once, and queue it to its sockets."""

@@ -7,6 +7,8 @@ are built by the small functions below so their shape is written down once.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -14,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from app import jsontext
 from app.games.base import JSON, Viewer
 from app.matches import errors
-from app.matches.clocks import CLOCK_ID_PREFIX
+from app.matches.clocks import CLOCK_ID_PREFIX, ClockStatus
 from app.matches.records import MatchSummary
 
 ERROR_CODES: tuple[str, ...] = (
@@ -120,6 +122,20 @@ def welcome_frame(seat: Viewer, match: JSON) -> JSON:
 
 def state_frame(version: int, view: JSON, events: list[JSON]) -> JSON:
     return {"type": "state", "version": version, "view": view, "events": events}
+
+
+def clock_frame(clock: ClockStatus, now: datetime) -> JSON:
+    """The turn timer (docs/protocol.md §3.2): shown by clients, decided by the server.
+
+    ``server_time`` lets a client correct for its own clock's skew when it counts down.
+    """
+    return {
+        "type": "clock",
+        "version": clock.version,
+        **asdict(clock.options),
+        "deadline": clock.deadline.isoformat() if clock.deadline else None,
+        "server_time": now.isoformat(),
+    }
 
 
 def ack_frame(client_id: str, version: int) -> JSON:
