@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import func, select, tuple_, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
@@ -36,6 +36,7 @@ from app.db.models import Action, Match, MatchClock, MatchStatus, Seat, utcnow
 from app.db.session import SessionFactory
 from app.games.base import JSON, Game, Outcome
 from app.matches import errors
+from app.matches.presence import PresenceLeases
 from app.matches.summaries import game_named
 
 CLOCK_ID_PREFIX = "clock:"
@@ -144,6 +145,7 @@ class ClockKeeper:
         self.bot_claimer = bot_claimer
         self._held = held  # Hub.held_seats: the seats whose presence lease this worker renews
         self._lease = timedelta(seconds=max(3 * tick_seconds, 2.0))
+        self._leases = PresenceLeases(sessions, notify, self._lease)
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -176,7 +178,8 @@ class ClockKeeper:
         """One pass over every active match with a clock."""
         now = now or utcnow()
         if self._held is not None:
-            await self._renew_leases(now)
+            await self._leases.renew(self._held(), now)
+            await self._leases.reap(now)
         async with self._sessions() as session:
             query = (
                 select(MatchClock.match_id)
@@ -189,16 +192,6 @@ class ClockKeeper:
                 await self._check(match_id, now)
             except errors.MatchError as exc:  # another worker or a player moved first
                 log.debug("clock of %s: %s", match_id, exc.code)
-
-    async def _renew_leases(self, now: datetime) -> None:
-        """Say "still here" for every seat with a socket on this worker (one UPDATE)."""
-        held = self._held() if self._held is not None else []
-        if not held:
-            return
-        async with self._sessions() as session, session.begin():
-            await session.execute(
-                update(Seat).where(tuple_(Seat.match_id, Seat.seat).in_(held)).values(seen_at=now)
-            )
 
     def _present(self, seat: Seat, now: datetime) -> bool:
         """With leases, a seat is present while a worker renews it: a worker killed with

@@ -108,8 +108,12 @@ async def save_step(
 
 
 async def set_connected(session: AsyncSession, match_id: str, seat: str, connected: bool) -> None:
+    """A seat's first socket arrived (its lease starts now) or its last one left."""
+    values: dict[str, Any] = {"connected": connected}
+    if connected:
+        values["seen_at"] = utcnow()  # app/matches/presence.py: not reaped before renewal
     await session.execute(
-        update(Seat).where(Seat.match_id == match_id, Seat.seat == seat).values(connected=connected)
+        update(Seat).where(Seat.match_id == match_id, Seat.seat == seat).values(**values)
     )
 
 

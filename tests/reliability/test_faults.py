@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -187,10 +188,15 @@ async def test_reconnect_storm(shared_postgres: str, figures: Callable[..., None
     assert_whole(result)
 
 
+def north_shown_gone(presence: dict[str, Any]) -> bool:
+    return not next(s["connected"] for s in presence["seats"] if s["seat"] == "north")
+
+
 async def test_a_seat_on_a_killed_worker_is_seen_gone(
     shared_postgres: str, figures: Callable[..., None]
 ) -> None:
-    """The killed worker never clears its seats' ``connected`` flags; the lease lapses."""
+    """The killed worker never clears its seats' ``connected`` flags; the lease lapses, the
+    flag is cleared by the survivor and the other player is told (app/matches/presence.py)."""
     require_service("redis")
     env = {
         "SKIRMISH_BUS__BACKEND": "redis",
@@ -205,10 +211,13 @@ async def test_a_seat_on_a_killed_worker_is_seen_gone(
             match_id = made["match_id"]
             south = (await http.post(f"/api/matches/{match_id}/seats", json={})).json()
             await Client.open(doomed.ws(match_id), made["secret"])
-            await Client.open(survivor.ws(match_id), south["secret"])
+            other = await Client.open(survivor.ws(match_id), south["secret"])
             await asyncio.sleep(0.6)
             doomed.kill()
             killed = time.monotonic()
+            while not north_shown_gone(await other.expect("presence", timeout=10)):
+                pass
+            told = time.monotonic() - killed
             while (found := (await http.get(f"/api/matches/{match_id}")).json())["status"] == (
                 "active"
             ):
@@ -218,6 +227,11 @@ async def test_a_seat_on_a_killed_worker_is_seen_gone(
         doomed.kill()
         survivor.kill()
     north_flag = next(s["connected"] for s in found["seats"] if s["seat"] == "north")
-    figures(kill_to_forfeit_s=round(time.monotonic() - killed, 2), lease_s=2.0, grace_s=2.0)
-    assert north_flag  # the stale flag the dead worker left: the lease does not trust it
+    figures(
+        kill_to_presence_s=round(told, 2),
+        kill_to_forfeit_s=round(time.monotonic() - killed, 2),
+        lease_s=2.0,
+        grace_s=2.0,
+    )
+    assert not north_flag  # the stale flag the dead worker left was cleared
     assert (found["outcome"]["winner"], found["outcome"]["reason"]) == ("south", "abandoned")
