@@ -20,6 +20,7 @@ from app.observability.middleware import RequestContext
 from app.realtime.drain import install_on_sigterm
 from app.realtime.hub import Hub
 from app.realtime.pubsub import create_bus
+from app.realtime.throttle import create_guard
 
 
 @asynccontextmanager
@@ -29,12 +30,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     bus = create_bus(settings.bus, settings.database.url)
     pepper = settings.security.seat_secret_pepper.get_secret_value()
     service = MatchService(create_session_factory(engine), pepper, bus.publish)
-    hub = Hub(service, settings.limits, bus)
+    guard = create_guard(settings.limits, settings.bus)  # Redis-shared with a Redis bus
+    hub = Hub(service, settings.limits, bus, guard=guard)
     bus.subscribe(service.observe)
     bus.subscribe(hub.on_version)
     bots = BotRunner(service, BotSettings(**settings.bots.model_dump()))
     bots.install(bus)  # bot seats act through service.act, like a human
     await bus.start()
+    await guard.start()  # the shared guard's lease on this worker's socket counts
     if settings.bus.backend == "memory":  # the only worker: nobody is connected yet
         await service.reset_presence()
     await bots.resume()  # bot matches interrupted by a restart carry on
@@ -56,6 +59,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await app.state.clocks.stop()
     await bots.close()
     await hub.close()
+    await guard.close()
     await bus.close()
     await engine.dispose()
 

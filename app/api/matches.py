@@ -93,7 +93,7 @@ async def create_match(
     response: Response,
 ) -> SeatGrantOut:
     address = address_of(request)
-    hub.guard.check_join(address)
+    await hub.guard.check_join(address)
     clock = body.clock.model_dump(exclude_none=True) if body.clock else None
     grant = await service.create_match(
         body.game,
@@ -133,7 +133,7 @@ async def join_match(
     hub: HubDep,
     response: Response,
 ) -> SeatGrantOut:
-    hub.guard.check_join(address_of(request))
+    await hub.guard.check_join(address_of(request))
     return grant_out(await service.join_match(match_id, body.seat, body.name), response)
 
 

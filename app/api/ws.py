@@ -51,7 +51,7 @@ async def match_socket(
     address = client_address(websocket)
     await websocket.accept()
     try:
-        hub.guard.open_socket(address)
+        await hub.guard.open_socket(address)
     except errors.TooManySockets as exc:  # say why, so a client does not retry in a loop
         with contextlib.suppress(Exception):
             await websocket.send_text(protocol.encode(protocol.error_frame(exc, None)))
@@ -60,4 +60,4 @@ async def match_socket(
     try:
         await Connection(websocket, match_id, service, hub, settings.limits, address).serve()
     finally:
-        hub.guard.close_socket(address)
+        await hub.guard.close_socket(address)

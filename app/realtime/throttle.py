@@ -1,10 +1,21 @@
 """Rate limits: a token bucket per socket, and per client IP across every socket and request.
 
 One client must not be able to starve the others, whether it opens one socket and floods
-it, or opens many sockets (or REST calls) from one address. The per-IP state lives in
-this worker's memory: with N workers behind a proxy an address gets at most N times the
-configured budget, which is still bounded. The proxy must pass the client address
-(``--proxy-headers``), or every client looks like the proxy and shares one budget.
+it, or opens many sockets (or REST calls) from one address. The proxy must pass the client
+address (``--proxy-headers``), or every client looks like the proxy and shares one budget.
+
+Where the per-IP state lives depends on the deployment (``create_guard``):
+
+- one worker (the memory bus, the embedded default): this worker's memory, ``AddressGuard``
+  behind the async ``Guard`` interface (``MemoryGuard``);
+- several workers with a Redis bus: Redis, so the budget is the cluster's and not N times
+  it (``app/realtime/shared_limits.py``, which falls back to this module's in-memory
+  limits while Redis is unreachable);
+- several workers with the PostgreSQL bus: still per worker, so an address gets at most N
+  times the budget (bounded, documented in docs/reliability.md).
+
+The ``Guard`` interface is async because the shared one asks Redis; the in-memory classes
+stay synchronous, so the socket's own bucket costs no await.
 """
 
 from __future__ import annotations
@@ -12,8 +23,9 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Protocol
 
-from app.config import LimitSettings
+from app.config import BusSettings, LimitSettings
 from app.matches import errors
 
 Clock = Callable[[], float]
@@ -100,3 +112,63 @@ class AddressGuard:
 
     def sockets(self, address: str) -> int:
         return self._sockets[address]
+
+
+class Guard(Protocol):
+    """Per-IP limits as the hub, the WebSocket endpoint and the REST joins use them.
+
+    The refusals are the same whatever the backend: ``check_action`` returns
+    ``address_rate_limited`` (the service decides where it ranks among the other guards,
+    DESIGN.md §7); the others raise ``join_rate_limited`` or ``too_many_sockets``.
+    """
+
+    async def check_action(self, address: str) -> errors.MatchError | None: ...
+
+    async def check_join(self, address: str) -> None: ...
+
+    async def open_socket(self, address: str) -> None: ...
+
+    async def close_socket(self, address: str) -> None: ...
+
+    async def start(self) -> None:
+        """Begin any background work (the lifespan calls it once)."""
+
+    async def close(self) -> None:
+        """Stop it and let go of what this worker holds."""
+
+
+class MemoryGuard:
+    """This worker's ``AddressGuard`` behind the async ``Guard`` interface: one worker."""
+
+    def __init__(self, limits: LimitSettings, clock: Clock = time.monotonic) -> None:
+        self.local = AddressGuard(limits, clock)
+
+    async def check_action(self, address: str) -> errors.MatchError | None:
+        return self.local.check_action(address)
+
+    async def check_join(self, address: str) -> None:
+        self.local.check_join(address)
+
+    async def open_socket(self, address: str) -> None:
+        self.local.open_socket(address)
+
+    async def close_socket(self, address: str) -> None:
+        self.local.close_socket(address)
+
+    def sockets(self, address: str) -> int:
+        return self.local.sockets(address)
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+def create_guard(limits: LimitSettings, bus: BusSettings) -> Guard:
+    """Redis-shared limits when the workers already share a Redis bus, else this worker's."""
+    if bus.backend == "redis":
+        from app.realtime.shared_limits import RedisGuard
+
+        return RedisGuard(limits, bus.url, f"{bus.channel}:limits")
+    return MemoryGuard(limits)

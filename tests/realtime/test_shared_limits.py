@@ -1,0 +1,266 @@
+"""Per-IP limits shared through Redis: two guards stand for two workers of one deployment.
+
+Each test has its own key prefix on the shared Redis; the outage tests use a private
+``redis-server`` they can stop and start again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+from prometheus_client import REGISTRY
+
+from app.config import BusSettings, LimitSettings
+from app.matches import errors
+from app.realtime.shared_limits import RedisGuard
+from tests.reliability.processes import RedisServer
+from tests.support.client import Client
+from tests.support.server import LiveServer
+from tests.support.services import require_service
+from tests.support.settings import make_settings
+
+pytestmark = pytest.mark.redis
+
+SHARED_REDIS = "redis://127.0.0.1:6379/0"
+NOBODY_LISTENS = "redis://127.0.0.1:9/0"
+LIMITS = LimitSettings(
+    ip_rate_per_second=0.001,  # no refill within a test
+    ip_rate_burst=3,
+    join_rate_per_second=0.001,
+    join_rate_burst=2,
+    max_sockets_per_ip=3,
+)
+ADDRESS = "203.0.113.7"
+
+MakeGuard = Callable[..., Awaitable[RedisGuard]]
+
+
+@pytest.fixture
+async def make_guard() -> AsyncIterator[MakeGuard]:
+    """Guards (workers) on one fresh prefix; ``start`` runs the lease renewal."""
+    prefix = f"t{uuid.uuid4().hex[:12]}:limits"
+    guards: list[RedisGuard] = []
+
+    async def make(url: str = SHARED_REDIS, start: bool = True, **options: float) -> RedisGuard:
+        guard = RedisGuard(LIMITS, url, prefix, **options)
+        guards.append(guard)
+        if start:
+            await guard.start()
+        return guard
+
+    yield make
+    for guard in guards:
+        await guard.close()
+
+
+@pytest.fixture
+def shared_redis() -> None:
+    require_service("redis")
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    require_service("redis")  # the binary comes with the service (DESIGN.md §8)
+    server = RedisServer(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
+    """Poll ``condition`` (sync or async) until it is true; fail after ``timeout``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        result = condition()
+        if asyncio.iscoroutine(result):
+            result = await result
+        if result:
+            return
+        assert loop.time() < deadline, "condition never held"
+        await asyncio.sleep(0.05)
+
+
+async def can_open(guard: RedisGuard, address: str = ADDRESS) -> bool:
+    try:
+        await guard.open_socket(address)
+    except errors.TooManySockets:
+        return False
+    return True
+
+
+async def actions_taken(guard: RedisGuard, count: int, address: str = ADDRESS) -> list[bool]:
+    return [await guard.check_action(address) is None for _ in range(count)]
+
+
+async def test_two_workers_share_one_action_budget(
+    shared_redis: None, make_guard: MakeGuard
+) -> None:
+    north, south = await make_guard(), await make_guard()
+    assert await actions_taken(north, 2) == [True, True]
+    assert await actions_taken(south, 1) == [True]
+    refusal = await south.check_action(ADDRESS)
+    assert isinstance(refusal, errors.AddressRateLimited)
+    assert await north.check_action(ADDRESS) is not None
+
+
+async def test_two_workers_share_one_join_budget(shared_redis: None, make_guard: MakeGuard) -> None:
+    north, south = await make_guard(), await make_guard()
+    await north.check_join(ADDRESS)
+    await south.check_join(ADDRESS)
+    with pytest.raises(errors.JoinRateLimited):
+        await north.check_join(ADDRESS)
+    with pytest.raises(errors.JoinRateLimited):
+        await south.check_join(ADDRESS)
+
+
+async def test_each_address_has_its_own_budget(shared_redis: None, make_guard: MakeGuard) -> None:
+    north, south = await make_guard(), await make_guard()
+    assert await actions_taken(north, 4) == [True, True, True, False]
+    assert await actions_taken(south, 3, "198.51.100.1") == [True, True, True]
+
+
+async def test_two_workers_share_one_socket_cap(shared_redis: None, make_guard: MakeGuard) -> None:
+    north, south = await make_guard(), await make_guard()
+    assert [await can_open(north), await can_open(north), await can_open(south)] == [True] * 3
+    assert not await can_open(south)
+    assert not await can_open(north)
+
+
+async def test_a_closed_socket_frees_its_place_on_every_worker(
+    shared_redis: None, make_guard: MakeGuard
+) -> None:
+    north, south = await make_guard(), await make_guard()
+    for guard in (north, north, south):
+        await guard.open_socket(ADDRESS)
+    await north.close_socket(ADDRESS)
+    assert await can_open(south)
+    assert (north.sockets(ADDRESS), south.sockets(ADDRESS)) == (1, 2)
+
+
+async def test_a_killed_workers_sockets_stop_counting_after_its_lease(
+    shared_redis: None, make_guard: MakeGuard
+) -> None:
+    killed = await make_guard(start=False, lease_seconds=0.5)  # nobody renews its lease: kill -9
+    survivor = await make_guard(lease_seconds=0.5)
+    for _ in range(3):
+        await killed.open_socket(ADDRESS)
+    assert not await can_open(survivor)
+    await until(lambda: can_open(survivor))
+
+
+async def test_a_live_workers_sockets_outlive_its_lease(
+    shared_redis: None, make_guard: MakeGuard
+) -> None:
+    alive, other = await make_guard(lease_seconds=1.0), await make_guard(lease_seconds=1.0)
+    for _ in range(3):
+        await alive.open_socket(ADDRESS)
+    await asyncio.sleep(3.0)  # three leases: only the renewals keep the counts
+    assert not await can_open(other)
+
+
+async def test_a_worker_that_shuts_down_withdraws_its_sockets(
+    shared_redis: None, make_guard: MakeGuard
+) -> None:
+    leaving, staying = await make_guard(), await make_guard()
+    for _ in range(3):
+        await leaving.open_socket(ADDRESS)
+    await leaving.close()
+    assert await can_open(staying)
+
+
+async def test_unreachable_redis_falls_back_to_local_action_limits(make_guard: MakeGuard) -> None:
+    guard = await make_guard(NOBODY_LISTENS)
+    assert await actions_taken(guard, 4) == [True, True, True, False]
+    assert not guard.shared
+
+
+async def test_unreachable_redis_falls_back_to_local_join_limits(make_guard: MakeGuard) -> None:
+    guard = await make_guard(NOBODY_LISTENS)
+    await guard.check_join(ADDRESS)
+    await guard.check_join(ADDRESS)
+    with pytest.raises(errors.JoinRateLimited):
+        await guard.check_join(ADDRESS)
+
+
+async def test_unreachable_redis_falls_back_to_local_socket_cap(make_guard: MakeGuard) -> None:
+    guard = await make_guard(NOBODY_LISTENS)
+    assert [await can_open(guard) for _ in range(4)] == [True, True, True, False]
+    await guard.close_socket(ADDRESS)
+    assert await can_open(guard)
+
+
+async def test_fallback_is_counted_and_warned_about_once(
+    make_guard: MakeGuard, caplog: pytest.LogCaptureFixture
+) -> None:
+    def fallbacks() -> float:
+        return REGISTRY.get_sample_value("skirmish_limits_fallback_total", {"check": "action"}) or 0
+
+    before = fallbacks()
+    guard = await make_guard(NOBODY_LISTENS, start=False)
+    with caplog.at_level(logging.WARNING, logger="app.realtime.shared_limits"):
+        await actions_taken(guard, 5)
+    assert fallbacks() - before == 5
+    assert len([r for r in caplog.records if "unreachable" in r.getMessage()]) == 1
+
+
+async def test_limits_are_shared_again_when_redis_returns(
+    private_redis: RedisServer, make_guard: MakeGuard
+) -> None:
+    north = await make_guard(private_redis.url, retry_seconds=0.1)
+    south = await make_guard(private_redis.url, retry_seconds=0.1)
+    private_redis.stop()
+    await north.check_action(ADDRESS)
+    assert not north.shared
+    private_redis.start()
+    await until(lambda: north.shared)
+    await until(lambda: south.shared)  # it may not have noticed the outage at all
+    assert await actions_taken(north, 3) == [True, True, True]
+    assert await actions_taken(south, 1) == [False]
+
+
+async def test_sockets_opened_during_an_outage_count_when_redis_returns(
+    private_redis: RedisServer, make_guard: MakeGuard
+) -> None:
+    north = await make_guard(private_redis.url, retry_seconds=0.1)
+    south = await make_guard(private_redis.url, retry_seconds=0.1)
+    private_redis.stop()
+    for _ in range(3):
+        await north.open_socket(ADDRESS)  # counted by north alone, Redis is down
+    private_redis.start()
+    await until(lambda: north.shared)
+    assert not await can_open(south)
+
+
+async def connected(url: str) -> Client:
+    """A socket the worker has counted (it answers only after counting it)."""
+    client = await Client.connect(url)
+    await client.send({"type": "ping"})
+    await client.expect("pong")
+    return client
+
+
+async def test_two_live_workers_on_a_redis_bus_cap_an_address_together(
+    shared_redis: None, sqlite_url: str
+) -> None:
+    bus = BusSettings(backend="redis", channel=f"t{uuid.uuid4().hex[:12]}")
+    settings = make_settings(sqlite_url, bus=bus, max_sockets_per_ip=2)
+    first, second = LiveServer(settings).start(), LiveServer(settings).start()
+    clients: list[Client] = []
+    try:
+        clients.append(await connected(first.ws("any")))
+        clients.append(await connected(second.ws("any")))
+        clients.append(await Client.connect(first.ws("any")))  # only its 2nd on `first`
+        assert (await clients[-1].expect("error"))["code"] == "too_many_sockets"
+    finally:
+        for client in clients:
+            with contextlib.suppress(Exception):
+                await client.close()
+        first.stop()
+        second.stop()
