@@ -36,10 +36,14 @@ export const listMatches = () => request("GET", "/matches");
 export const getMatch = (id) => request("GET", `/matches/${encodeURIComponent(id)}`);
 export const getLog = (id) => request("GET", `/matches/${encodeURIComponent(id)}/log`);
 
-/** Create a match; returns {match id, seat, secret} — the secret is shown only this once. */
-export const createMatch = ({ game, options = {}, seat, name, bot = null }) =>
+/**
+ * Create a match; returns {match id, seat, secret} — the secret is shown only this once.
+ * `clock` (e.g. {turn_seconds: 60}) gives the match a turn timer.
+ */
+export const createMatch = ({ game, options = {}, seat, name, bot = null, clock = null }) =>
   request("POST", "/matches", {
-    game, options, seat: seat === "random" ? null : seat, name, ...(bot ? { bot } : {}),
+    game, options, seat: seat === "random" ? null : seat, name,
+    ...(bot ? { bot } : {}), ...(clock ? { clock } : {}),
   });
 
 /** Take an open seat of a match (seat null: the first free); returns {match_id, seat, secret}. */

@@ -7,6 +7,14 @@ import { gameTitle, playerName, seatLabel, seatsOf, seatTaken } from "./players.
 import { displayName, rememberDisplayName, rememberSeat, seatFor } from "./seats.js";
 
 const REFRESH_MS = 5000;
+/** Turn timer choices in seconds ("" = none): the `clock.turn_seconds` of the create call. */
+const TURN_TIMERS = ["", "30", "60", "120", "300"];
+
+function timerLabel(seconds) {
+  if (!seconds) return t("lobby.turn_timer_none");
+  const n = Number(seconds);
+  return n % 60 === 0 && n >= 120 ? t("lobby.turn_timer_minutes", { n: n / 60 }) : t("lobby.turn_timer_seconds", { n });
+}
 
 /** Group the lobby answer into {open, live, finished}, whatever shape the server uses. */
 export function groupMatches(data) {
@@ -34,7 +42,7 @@ export function mountLobby(root) {
   let message = null;
   let stopped = false;
   let timer = null;
-  const form = { game: "invaders", seat: "random", name: displayName(), bot: "" };
+  const form = { game: "invaders", seat: "random", name: displayName(), bot: "", turnSeconds: "" };
 
   async function refresh() {
     try {
@@ -61,7 +69,10 @@ export function mountLobby(root) {
     event.preventDefault();
     rememberDisplayName(form.name);
     try {
-      const made = await api.createMatch({ game: form.game, seat: form.seat, name: form.name || null, bot: form.bot || null });
+      const clock = form.turnSeconds ? { turn_seconds: Number(form.turnSeconds) } : null;
+      const made = await api.createMatch({
+        game: form.game, seat: form.seat, name: form.name || null, bot: form.bot || null, clock,
+      });
       const id = made.match_id ?? made.id ?? made.match?.id;
       rememberSeat(id, made.seat, made.secret);
       location.hash = `#/match/${encodeURIComponent(id)}`;
@@ -132,6 +143,12 @@ export function mountLobby(root) {
           h("legend", {}, t("lobby.play_as")),
           seatsOfGame(form.game).map(seatRadio), seatRadio("random")),
         opponentChoice(),
+        h("label", { class: "field" }, t("lobby.turn_timer"),
+          h("select", {
+            name: "turn_seconds", "data-focus-key": "turn-timer", "aria-describedby": "turn-timer-hint",
+            onchange: (e) => { form.turnSeconds = e.target.value; },
+          }, TURN_TIMERS.map((value) => h("option", { value, selected: form.turnSeconds === value }, timerLabel(value)))),
+          h("span", { id: "turn-timer-hint", class: "field-hint" }, t("lobby.turn_timer_hint"))),
         h("button", { type: "submit", class: "primary", "data-focus-key": "create" }, t("lobby.create"))));
   }
 

@@ -3,6 +3,7 @@
 // and emits intents. The view is replaced whole by each `state` frame.
 
 import * as api from "./api.js";
+import { TurnClock } from "./clock.js";
 import { h, replaceContent } from "./dom.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { outcomeBox } from "./outcome.js";
@@ -50,7 +51,10 @@ export function mountMatch(root, matchId) {
   const logRoot = h("section", { class: "panel event-log", "aria-labelledby": "log-title" });
   const outcomeRoot = h("div", { class: "outcome-root" });
   const replayRoot = h("div", { class: "replay-root" });
-  root.replaceChildren(h("div", { class: "match-page" }, chrome, outcomeRoot, replayRoot, gameRoot, logRoot));
+  const turnClock = new TurnClock(); // shown only while a clock frame holds a deadline
+  // The countdown sits above the table and stays in sight while the table scrolls.
+  const tableColumn = h("div", { class: "table-column" }, turnClock.el, gameRoot);
+  root.replaceChildren(h("div", { class: "match-page" }, chrome, outcomeRoot, replayRoot, tableColumn, logRoot));
 
   function emit(action) {
     if (!socket || !page.seat) return;
@@ -125,6 +129,9 @@ export function mountMatch(root, matchId) {
         if (page.summary) page.summary = { ...page.summary, status: frame.status ?? page.summary.status, seats: frame.seats ?? page.summary.seats, spectators: frame.spectators };
         if (finishedNow) refreshSummary();
         else drawChrome();
+      },
+      onClock(frame) {
+        turnClock.receive(frame);
       },
       onPending(list) {
         page.pending = list;
@@ -222,6 +229,15 @@ export function mountMatch(root, matchId) {
         h("p", { class: `conn conn-${page.status}` }, t(`match.status_${page.status}`))),
       playerList(page.summary, page.presence, page.seat?.seat), waiting, invite, joinBox, pending, errors,
       page.loadError ? h("p", { class: "message error", role: "alert" }, page.loadError) : null);
+    drawClock();
+  }
+
+  /** The countdown follows the table: its version, whose decision, whether it is over. */
+  function drawClock() {
+    const status = page.presence?.status ?? page.summary?.status;
+    const over = ["finished", "abandoned"].includes(status) || Boolean(page.view?.outcome);
+    const mine = Boolean(page.seat && page.view?.legal_actions?.length) && status === "active";
+    turnClock.update({ version: page.version, mine, over });
   }
 
   function drawGame() {
@@ -300,6 +316,7 @@ export function mountMatch(root, matchId) {
     stopped = true;
     offLang();
     socket?.stop();
+    turnClock.stop();
     banner.hidden = true;
   };
 }

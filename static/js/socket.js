@@ -31,8 +31,8 @@ function socketUrl(matchId) {
 export class MatchSocket {
   /**
    * handlers: onWelcome(frame), onState(frame, {gap}), onAck(frame), onError(frame),
-   * onPresence(frame), onStatus(status) with status "connecting" | "open" | "offline" | "closed",
-   * onPending(list of {id, action, version}).
+   * onPresence(frame), onClock(frame) (turn timer; display only), onStatus(status) with status
+   * "connecting" | "open" | "offline" | "closed", onPending(list of {id, action, version}).
    */
   constructor(matchId, secret, handlers) {
     this.matchId = matchId;
@@ -194,6 +194,9 @@ export class MatchSocket {
         break;
       case "presence":
         this.handlers.onPresence?.(frame);
+        break;
+      case "clock":
+        this.handlers.onClock?.(frame);
         break;
       default:
         break; // pong and frames this client does not know
