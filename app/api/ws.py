@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from urllib.parse import urlsplit
 
@@ -57,7 +58,10 @@ async def match_socket(
             await websocket.send_text(protocol.encode(protocol.error_frame(exc, None)))
             await websocket.close(code=TRY_AGAIN_LATER, reason=exc.code)
         return
+    connection = Connection(websocket, match_id, service, hub, settings.limits, address)
     try:
-        await Connection(websocket, match_id, service, hub, settings.limits, address).serve()
+        # Its own task: each frame then resumes only the connection's short await chain, not
+        # every middleware frame above this endpoint (~15 % of server CPU under load).
+        await asyncio.create_task(connection.serve())
     finally:
         await hub.guard.close_socket(address)

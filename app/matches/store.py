@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Update, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
@@ -85,26 +85,63 @@ async def save_step(
     """Write one step only if the match is still at ``read_version``; False if it moved on.
 
     The caller owns the transaction: the action row and the new snapshot land together
-    or not at all. The guarded UPDATE comes first, so a loser writes nothing.
+    or not at all. The guarded UPDATE comes first, so a loser writes nothing. Both
+    statements are built once and run on the session's connection: this is the hot path,
+    and building expressions and going through the ORM cost more than the SQL itself.
     """
-    values: dict[str, Any] = {
-        "version": action.seq,
+    params: dict[str, Any] = {
+        "match_id": action.match_id,
+        "read_version": read_version,
+        "new_version": action.seq,
         "snapshot": snapshot,
         "updated_at": utcnow(),
     }
-    if outcome is not None:
-        values |= {"status": MatchStatus.FINISHED, "outcome": outcome}
-    guarded = update(Match).where(
-        Match.id == action.match_id,
-        Match.version == read_version,
-        Match.status == MatchStatus.ACTIVE,  # a clock's forfeit at this version wins
-    )
-    result = await session.execute(guarded.values(**values))
+    connection = await session.connection()
+    if outcome is None:
+        result = await connection.execute(_ADVANCE, params)
+    else:
+        result = await connection.execute(_FINISH, params | {"outcome": outcome})
     if not getattr(result, "rowcount", 0):
         return False
-    session.add(action)
-    await session.flush()
+    await connection.execute(_INSERT_ACTION, row_of(action))
     return True
+
+
+def _guarded_update(**extra: Any) -> Update:
+    """UPDATE matches at one version of an active match (a clock's forfeit at it wins)."""
+    return (
+        update(Match)
+        .where(
+            Match.id == bindparam("match_id"),
+            Match.version == bindparam("read_version"),
+            Match.status == MatchStatus.ACTIVE,
+        )
+        .values(
+            version=bindparam("new_version"),
+            snapshot=bindparam("snapshot", type_=Match.snapshot.type),
+            updated_at=bindparam("updated_at"),
+            **extra,
+        )
+    )
+
+
+_ADVANCE = _guarded_update()
+_FINISH = _guarded_update(
+    status=MatchStatus.FINISHED, outcome=bindparam("outcome", type_=Match.outcome.type)
+)
+_INSERT_ACTION = insert(Action)
+
+
+def row_of(action: Action) -> dict[str, Any]:
+    return {
+        "match_id": action.match_id,
+        "seq": action.seq,
+        "seat": action.seat,
+        "client_action_id": action.client_action_id,
+        "payload": action.payload,
+        "events": action.events,
+        "created_at": utcnow(),
+    }
 
 
 async def set_connected(session: AsyncSession, match_id: str, seat: str, connected: bool) -> None:
