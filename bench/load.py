@@ -42,7 +42,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.load_sockets import MatchRun, Viewer
-from bench.server_probe import Probe, percentiles, raise_file_limit, stage_summary
+from bench.server_probe import Probe, percentiles, process_rss_mb, raise_file_limit, stage_summary
 
 MAX_SOCKETS = 5_000
 MAX_SECONDS = 180.0
@@ -131,6 +131,9 @@ class Result:
     reconnect_ms: dict[str, float]
     sockets: int
     matches_played: int
+    rss_kb_per_socket: float | None = None
+    """RSS growth from before the matches were created to all sockets connected, per
+    socket: an upper bound for an idle socket, since it includes the matches' states."""
     notes: list[str] = field(default_factory=list)
 
 
@@ -212,8 +215,10 @@ class Run:
             self.matches = [MatchRun(self, i) for i in range(config.matches)]
             self.live = True
             started = time.perf_counter()
+            rss_idle = [process_rss_mb(pid) for pid in config.pids]
             await asyncio.gather(*(self.open_match(m) for m in self.matches))
             setup_seconds = time.perf_counter() - started
+            rss_connected = [process_rss_mb(pid) for pid in config.pids]
             self.playing = True
             drivers = [asyncio.create_task(m.drive()) for m in self.matches]
             play_started = time.perf_counter()
@@ -247,6 +252,10 @@ class Run:
                 task.cancel()
         result = self.summarise(before, after)
         result.notes.append(f"setup (create + connect) took {setup_seconds:.1f} s")
+        sockets = config.matches * (2 + config.spectators)
+        if rss_idle and sockets:
+            grown = sum(rss_connected) - sum(rss_idle)
+            result.rss_kb_per_socket = round(1024 * grown / sockets, 1)
         return result
 
     async def call_at(self, when: float, disrupt: Callable[[], Awaitable[None]]) -> None:

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import deployment
 from bench.benchmarks_doc import RESULTS, write_doc
+from bench.deployment import Process
 from bench.load import LoadConfig, render_text, run_load
 
 Figures = dict[str, Any]
@@ -158,6 +160,73 @@ def scenario_s3(args: argparse.Namespace) -> Figures:
             server.stop()
 
 
+@contextlib.contextmanager
+def behind_nginx(args: argparse.Namespace, name: str) -> Iterator[tuple[Process, list[Process]]]:
+    """The production shape: nginx → 2 × ``skirmish serve`` on PostgreSQL + Redis."""
+    with (
+        tempfile.TemporaryDirectory(prefix=f"bench-{name}-") as tmp,
+        deployment.postgres_database() as url,
+    ):
+        workdir = Path(tmp)
+        bus = deployment.redis_bus()
+        workers: list[Process] = []
+        proxy = None
+        try:
+            for index in (1, 2):  # one after the other: the first one migrates
+                worker = deployment.skirmish_worker(
+                    workdir, url, f"worker{index}", args.permessage_deflate, bus, True
+                )
+                workers.append(worker.start())
+            upstreams = [f"127.0.0.1:{w.port}" for w in workers]
+            proxy = deployment.nginx_proxy(workdir, upstreams).start(ready_path=None)
+            time.sleep(0.5)
+            yield proxy, workers
+        finally:
+            if proxy is not None:
+                proxy.stop()
+            for worker in workers:
+                worker.stop()
+
+
+def against_workers(config: LoadConfig, proxy: Process, workers: list[Process]) -> LoadConfig:
+    return replace(
+        config,
+        url=proxy.http,
+        pids=[w.pid for w in workers],
+        metrics_urls=[w.http + "/metrics" for w in workers],
+    )
+
+
+def scenario_s1n(args: argparse.Namespace) -> Figures:
+    """S1 as the issue states it: through nginx, 2 workers, PostgreSQL + Redis; then the
+    bare baseline (one process: the ratio compares deliveries per CPU-second)."""
+    config = LoadConfig(
+        url="", matches=args.s1_matches, spectators=10, rate=1.0, seconds=args.seconds, warmup=5.0
+    )
+    runs = []
+    for i in range(args.repeat):
+        with behind_nginx(args, "S1N") as (proxy, workers):
+            run = replace(against_workers(config, proxy, workers), seed=1 + i, label="S1N")
+            runs.append(run_one(run))
+    skirmish = median_of(runs)
+    skirmish["gate"]["passed"] = all(r["gate"]["passed"] for r in runs)
+    with tempfile.TemporaryDirectory(prefix="bench-S1N-") as tmp:
+        view_bytes = int(skirmish["bytes_per_delivery_text"] or 8000)
+        base = deployment.baseline_server(Path(tmp), view_bytes, args.permessage_deflate).start()
+        try:
+            bare = replace(
+                config,
+                url=base.http,
+                pids=[base.pid],
+                label="S1N-baseline",
+                replace_finished=False,
+            )
+            baseline = repeat(bare, args.repeat)
+        finally:
+            base.stop()
+    return {"skirmish": skirmish, "baseline": baseline}
+
+
 def scenario_s4(args: argparse.Namespace) -> Figures:
     """Two workers behind nginx on PostgreSQL + Redis; kill -9 one of them mid-run."""
     config = LoadConfig(
@@ -172,42 +241,14 @@ def scenario_s4(args: argparse.Namespace) -> Figures:
     )
     runs = []
     for i in range(args.repeat):
-        with (
-            tempfile.TemporaryDirectory(prefix="bench-S4-") as tmp,
-            deployment.postgres_database() as url,
-        ):
-            workdir = Path(tmp)
-            bus = deployment.redis_bus()
-            workers = []
-            proxy = None
-            try:
-                for index in (1, 2):  # one after the other: the first one migrates
-                    worker = deployment.skirmish_worker(
-                        workdir, url, f"worker{index}", args.permessage_deflate, bus, True
-                    )
-                    workers.append(worker.start())
-                upstreams = [f"127.0.0.1:{w.port}" for w in workers]
-                proxy = deployment.nginx_proxy(workdir, upstreams).start(ready_path=None)
-                time.sleep(0.5)
+        with behind_nginx(args, "S4") as (proxy, workers):
+            victim = workers[0]
 
-                victim = workers[0]
+            async def kill_first(victim: Process = victim) -> None:
+                victim.kill9()
 
-                async def kill_first(victim: deployment.Process = victim) -> None:
-                    victim.kill9()
-
-                run = replace(
-                    config,
-                    url=proxy.http,
-                    pids=[w.pid for w in workers],
-                    seed=1 + i,
-                    metrics_urls=[w.http + "/metrics" for w in workers],
-                )
-                runs.append(run_one(run, kill_first))
-            finally:
-                if proxy is not None:
-                    proxy.stop()
-                for worker in workers:
-                    worker.stop()
+            run = replace(against_workers(config, proxy, workers), seed=1 + i)
+            runs.append(run_one(run, kill_first))
     figures = median_of(runs)
     figures["repeats"] = len(runs)
     figures["gate"]["passed"] = all(r["gate"]["passed"] for r in runs)
@@ -241,6 +282,7 @@ def scenario_s5(args: argparse.Namespace) -> Figures:
 
 SCENARIOS: dict[str, Callable[[argparse.Namespace], Figures]] = {
     "S1": scenario_s1,
+    "S1N": scenario_s1n,
     "S2": scenario_s2,
     "S3": scenario_s3,
     "S4": scenario_s4,
@@ -248,7 +290,8 @@ SCENARIOS: dict[str, Callable[[argparse.Namespace], Figures]] = {
 }
 
 SCALE = {
-    "S1": "300 matches × (2 seats + 10 spectators) at 1 action/s per match",
+    "S1": "300 matches × (2 seats + 10 spectators) at 1 action/s per match; one worker, SQLite",
+    "S1N": "S1 through nginx → 2 workers on PostgreSQL + Redis (the issue's deployment)",
     "S2": "1 match × (2 seats + 1,000 spectators) at 2 actions/s",
     "S3": "S1's shape; every socket closes at mid-run and reconnects with its last version",
     "S4": "2 workers behind nginx, PostgreSQL + Redis; kill -9 of worker 1 at 1/3 of the run",
@@ -286,7 +329,7 @@ def main(argv: list[str] | None = None) -> None:
         before = load_average()
         figures = SCENARIOS[name](args)
         scaled = SCALE[name]
-        if name in ("S1", "S3") and args.s1_matches != 300:
+        if name in ("S1", "S1N", "S3") and args.s1_matches != 300:
             scaled += f"; **scaled to {args.s1_matches} matches**"
         if name == "S2" and args.s2_spectators != 1000:
             scaled += f"; **scaled to {args.s2_spectators} spectators**"

@@ -6,7 +6,8 @@ the figures behind the balance criteria B-1 … B-10 of invaders-cards.md §3.7.
 It asserts nothing (DESIGN.md: benchmarks print figures).
 
     python bench/selfplay.py --games 200 --mankind heuristic --invader heuristic
-    python bench/selfplay.py --games 50 --mankind strong --invader heuristic --seconds 0.2
+    python bench/selfplay.py --games 100 --mankind strong --invader heuristic --iterations 10 \
+        --seconds 600                 # iteration-bound: the run repeats exactly for its seeds
     python bench/selfplay.py --games 400 --first invader           # B-2 variant
     python bench/selfplay.py --games 400 --weight plot=0.5         # B-2 variant (both bots)
 """
@@ -126,8 +127,13 @@ def main() -> None:
     ap.add_argument("--first", default="mankind", choices=["mankind", "invader"])
     ap.add_argument("--weight", action="append", default=[], help="NAME=FACTOR for both bots")
     ap.add_argument("--set", action="append", default=[], help="SEAT.NAME=VALUE (tuning)")
-    ap.add_argument("--iterations", type=int, default=200, help="strong: iterations per decision")
-    ap.add_argument("--seconds", type=float, default=0.5, help="strong: seconds per decision")
+    ap.add_argument("--iterations", type=int, default=200, help="strong: ISMCTS iterations")
+    ap.add_argument(
+        "--seconds",
+        type=float,
+        default=0.5,
+        help="strong: seconds per decision (set it high so iterations bind: deterministic)",
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", type=Path, help="also write the figures as JSON here")
     ap.add_argument("--criteria", type=Path, help="only print B-1…B-10 of a saved --json run")
