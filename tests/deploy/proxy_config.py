@@ -1,8 +1,9 @@
 """Render the repo's nginx config (deploy/nginx/skirmish.conf) for a test's own ports.
 
 The repo file stays the single source: only its ``listen`` line and the ``server`` lines
-of the ``upstream skirmish_app`` block are replaced; every other directive (WebSocket
-upgrade, timeouts, forwarded headers, blocked paths) is tested as shipped.
+of its ``upstream`` blocks (``skirmish_app``; ``skirmish_ws`` for sockets) are replaced;
+every other directive (WebSocket upgrade, match affinity, timeouts, forwarded headers,
+blocked paths) is tested as shipped.
 """
 
 from __future__ import annotations
@@ -13,20 +14,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 REPO_CONFIG = ROOT / "deploy" / "nginx" / "skirmish.conf"
 
-_UPSTREAM = re.compile(r"(upstream\s+skirmish_app\s*\{)(.*?)(\n\})", re.S)
-_SERVER_LINE = re.compile(r"^\s*server\s+\S+[^;]*;[^\n]*\n", re.M)
+_UPSTREAM = re.compile(r"(upstream\s+skirmish_\w+\s*\{)(.*?)(\n\})", re.S)
+_SERVER_LINE = re.compile(r"^[ \t]*server\s+\S+[^;]*;[^\n]*(?:\n|\Z)", re.M)
 _LISTEN = re.compile(r"^(\s*)listen\s+80;", re.M)
 
 
 def render(source: str, upstreams: list[str], listen: str) -> str:
-    """``source`` with the upstream servers and the listen address replaced."""
-    block = _UPSTREAM.search(source)
-    if block is None or not _SERVER_LINE.search(block.group(2)):
-        raise ValueError("no upstream skirmish_app block with server lines")
-    kept = _SERVER_LINE.sub("", block.group(2))
+    """``source`` with every upstream's servers and the listen address replaced."""
+    blocks = list(_UPSTREAM.finditer(source))
+    if not blocks or not all(_SERVER_LINE.search(b.group(2)) for b in blocks):
+        raise ValueError("no upstream skirmish_* block with server lines")
     servers = "".join(f"\n    server {u} max_fails=2 fail_timeout=5s;" for u in upstreams)
-    body = block.group(1) + servers + kept + block.group(3)
-    rendered = source[: block.start()] + body + source[block.end() :]
+    rendered, end = "", 0
+    for block in blocks:
+        kept = _SERVER_LINE.sub("", block.group(2))
+        rendered += source[end : block.start()] + block.group(1) + servers + kept + block.group(3)
+        end = block.end()
+    rendered += source[end:]
     rendered, count = _LISTEN.subn(rf"\1listen {listen};", rendered)
     if count != 1:
         raise ValueError("expected exactly one 'listen 80;' line")

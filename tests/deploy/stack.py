@@ -118,6 +118,7 @@ class Worker(Service):
             "SKIRMISH_LIMITS__IP_RATE_BURST": "1000",
             "SKIRMISH_LIMITS__JOIN_RATE_PER_SECOND": "1000",
             "SKIRMISH_LIMITS__JOIN_RATE_BURST": "1000",
+            "SKIRMISH_LIMITS__MAX_OPEN_MATCHES_PER_CREATOR": "100",
         }
         command = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port),
                    "--proxy-headers", "--forwarded-allow-ips", "127.0.0.1"]  # fmt: skip

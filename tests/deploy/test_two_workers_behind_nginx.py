@@ -34,6 +34,7 @@ async def test_full_invaders_game_across_two_workers(stack: Stack) -> None:
     for client in table.clients():
         await client.quiet(0.05)
     table.assert_every_version_once_in_order(last)
+    assert table.via_proxy >= 3  # nginx placed one worker's half of the sockets itself
     for client in table.clients():
         await client.close()
 
@@ -98,3 +99,24 @@ async def test_proxy_serves_health_hides_metrics_and_logs_carry_ids(stack: Stack
     assert all({"ts", "level", "logger", "message"} <= e.keys() for e in entries)
     socket_lines = [e for e in entries if e.get("match_id") == table.match_id]
     assert socket_lines and all(e.get("request_id") for e in socket_lines)
+
+
+def connections(stack: Stack) -> list[float]:
+    scraped = [httpx.get(f"{w.http}/metrics", timeout=5).text for w in stack.workers]
+    return [sample(text, "skirmish_connections") for text in scraped]
+
+
+async def test_proxy_sends_every_socket_of_a_match_to_one_worker(stack: Stack) -> None:
+    """deploy/nginx/skirmish.conf hashes sockets by match: one worker renders each version."""
+    tables = [await new_table(stack) for _ in range(12)]
+    placed: list[int] = []
+    for table in tables:
+        before = connections(stack)
+        sockets = [await Client.open(stack.proxy.ws(table.match_id)) for _ in range(3)]
+        grown = [now - then for now, then in zip(connections(stack), before, strict=True)]
+        for socket in sockets:
+            await socket.close()
+        assert sorted(grown) == [0, 3], grown
+        placed.append(grown.index(3))
+        await asyncio.sleep(0.1)
+    assert set(placed) == {A, B}, "matches should spread over both workers"
