@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from app.config import LimitSettings
-from app.games.base import Event, Game, Viewer
-from app.matches.records import Position, Step
+from app.games.base import Game, Viewer
+from app.matches.records import MatchSummary, Position, Step
 from app.matches.service import MatchService
 from app.observability import metrics
 from app.observability.logging import match_context
@@ -64,6 +64,11 @@ class Room:
     clocked: bool = False
     """The match has a turn timer: each new version is followed by a clock frame."""
     clock_sent: tuple[int, str | None] | None = None
+    fresh: dict[Viewer, tuple[int, Encoded]] = field(default_factory=dict)
+    """Per audience, the catch-up frame of a version without events: a crowd that
+    (re)connects at the current version costs one render, not one per socket."""
+    summary: tuple[float, MatchSummary] | None = None
+    """The last summary read, and when (loop time): reused by joins for a moment."""
 
     def wake_for_presence(self) -> None:
         self.presence_due = None
@@ -144,11 +149,11 @@ class Hub:
             room.clocked = await self._service.clock(room.match_id) is not None
             room.pump = asyncio.create_task(self._pump(room), context=match_context(room.match_id))
             self._bus.watch(room.match_id)
-        summary = await self._service.summary(room.match_id)
+        summary = await self._summary(room)
         spectators = room.spectators() + (member.viewer is None)
         match = protocol.summary_json(summary, spectators)
         member.outbox.push(protocol.encode(protocol.welcome_frame(member.viewer, match)))
-        await self._catch_up(room.position, member, since)
+        await self._catch_up(room, member, since)
         room.members.append(member)
         if room.clocked:
             await self._send_clock(room, [member])
@@ -176,7 +181,7 @@ class Hub:
         if room is None or room.position is None:
             return
         async with room.lock:
-            await self._catch_up(room.position, member, room.position.version)
+            await self._catch_up(room, member, room.position.version)
 
     async def close(self) -> None:
         for room in list(self._rooms.values()):
@@ -184,14 +189,32 @@ class Hub:
                 room.pump.cancel()
         self._rooms.clear()
 
-    async def _catch_up(self, position: Position, member: Member, since: int | None) -> None:
+    async def _catch_up(self, room: Room, member: Member, since: int | None) -> None:
         """Events after ``since`` from the log, or a bare full view when the gap is too big."""
+        position = room.position
+        assert position is not None
         gap = position.version - since if since is not None else -1
-        events: list[Event] = []
         if 0 < gap <= self._limits.resend_max_versions and since is not None:
             events = await self._service.missed_events(position.match_id, since, position.version)
-        step = Step(position.version, position.state, tuple(events))
-        member.send(Encoded(render(position.game, step, member.viewer)))
+            step = Step(position.version, position.state, tuple(events))
+            member.send(Encoded(render(position.game, step, member.viewer)))
+            return
+        cached = room.fresh.get(member.viewer)
+        if cached is None or cached[0] != position.version:
+            step = Step(position.version, position.state, ())
+            cached = (position.version, Encoded(render(position.game, step, member.viewer)))
+            room.fresh[member.viewer] = cached
+        member.send(cached[1])
+
+    async def _summary(self, room: Room) -> MatchSummary:
+        """The match summary for a welcome frame: a recent read is reused (a crowd joining
+        within ``PRESENCE_COALESCE_SECONDS`` shares one), as presence frames are coalesced."""
+        now = asyncio.get_running_loop().time()
+        if room.summary is not None and now - room.summary[0] < PRESENCE_COALESCE_SECONDS:
+            return room.summary[1]
+        summary = await self._service.summary(room.match_id)
+        room.summary = (now, summary)
+        return summary
 
     async def _mark_connected(self, room: Room, viewer: Viewer, connected: bool) -> None:
         """Seat presence lives in the DB (a flag per seat); spectators are counted here.
@@ -269,6 +292,7 @@ class Hub:
 
     async def _refresh_presence(self, room: Room) -> None:
         summary = await self._service.summary(room.match_id)
+        room.summary = (asyncio.get_running_loop().time(), summary)
         frame = protocol.presence_frame(protocol.summary_json(summary, room.spectators()))
         text = protocol.encode(frame)
         if text != room.presence:

@@ -43,6 +43,24 @@ async def test_each_audience_is_rendered_once_per_version(
     assert calls == Counter({"north": 1, "south": 1, None: 1})
 
 
+async def test_a_crowd_joining_at_one_version_is_rendered_once(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catch-up frame (no events) is kept per audience and version (S2, S3)."""
+    first = await Client.open(table.url)
+    calls: Counter[str | None] = Counter()
+    real_view = countdown.view
+
+    def counting_view(state: Any, viewer: str | None) -> dict[str, Any]:
+        calls[viewer] += 1
+        return real_view(state, viewer)
+
+    monkeypatch.setattr(countdown, "view", counting_view)
+    crowd = [await Client.open(table.url) for _ in range(6)]
+    frames = [c.frames[1] for c in crowd]
+    assert calls[None] == 0 and all(f == first.frames[1] for f in frames)
+
+
 class StuckSocket:
     """A peer that never reads: every send blocks."""
 

@@ -113,7 +113,8 @@ async def test_stalled_spectator_is_dropped_without_delaying_players(
 
     baseline = await play(north, south, 0, MOVES)
     stalled = stalled_socket(server.port, made["match_id"])
-    await asyncio.sleep(0.2)
+    while (await north.expect("presence"))["spectators"] != 1:  # the laggard is in the room
+        pass
     loaded = await play(north, south, MOVES, LOADED_MOVES)
     await north.quiet(0.3)
     presence = [f for f in north.frames if f["type"] == "presence"]
