@@ -357,6 +357,16 @@ def render_text(result: Result) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["--scenario"] or (argv and argv[0].startswith("--scenario=")):
+        # A whole scenario (servers started here): python bench/load.py --scenario S1 ...
+        from bench import scenarios
+
+        name = argv[1] if argv[0] == "--scenario" else argv[0].split("=", 1)[1]
+        rest = argv[2:] if argv[0] == "--scenario" else argv[1:]
+        scenarios.main([name, *rest])
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--matches", type=int, default=10)
