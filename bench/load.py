@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import time
@@ -137,6 +138,10 @@ class Result:
     notes: list[str] = field(default_factory=list)
 
 
+KEEPALIVE_SECONDS = 15.0  # static/js/socket.js pings after 15 s without a frame
+PING = '{"type":"ping"}'
+
+
 # -- the run -------------------------------------------------------------------------
 
 
@@ -214,6 +219,7 @@ class Run:
             self._http = http
             self.matches = [MatchRun(self, i) for i in range(config.matches)]
             self.live = True
+            self.spawn(self.keep_alive())
             started = time.perf_counter()
             rss_idle = [process_rss_mb(pid) for pid in config.pids]
             await asyncio.gather(*(self.open_match(m) for m in self.matches))
@@ -257,6 +263,18 @@ class Run:
             grown = sum(rss_connected) - sum(rss_idle)
             result.rss_kb_per_socket = round(1024 * grown / sockets, 1)
         return result
+
+    async def keep_alive(self) -> None:
+        """Every socket pings now and then, as the browser client does when it has sent
+        nothing for a while: the server closes sockets that stay silent for a minute, and
+        a large setup or a spectator outlasts that."""
+        while self.live:
+            await asyncio.sleep(KEEPALIVE_SECONDS)
+            for match in self.matches:
+                for viewer in match.viewers:
+                    if viewer.ws is not None and viewer.connected.is_set():
+                        with contextlib.suppress(Exception):
+                            await viewer.ws.send(PING)
 
     async def call_at(self, when: float, disrupt: Callable[[], Awaitable[None]]) -> None:
         await asyncio.sleep(max(0.0, when - time.perf_counter()))

@@ -178,9 +178,9 @@ class MatchService:
         """The seat this secret opens, or ``None`` (spectator) when no secret is given."""
         async with self._sessions() as session:
             await self._require(session, match_id)
+            if secret is None:
+                return None
             seats = await store.get_seats(session, match_id)
-        if secret is None:
-            return None
         found = [s.seat for s in seats if secret_matches(self._pepper, secret, s.secret_hash)]
         if not found:
             raise errors.NotAuthorized("This secret opens no seat of this match.")

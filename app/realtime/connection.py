@@ -113,7 +113,10 @@ class Connection:
         if not self._hellos.take():  # a socket guessing secrets gets a few tries, then waits
             raise errors.JoinRateLimited("Too many hello frames on this socket; wait a moment.")
         await self._guard.check_join(self._address)
-        viewer = await self._service.authenticate(self._match_id, frame.secret)
+        if frame.secret is None and self._hub.has_room(self._match_id):
+            viewer = None  # a spectator of a match this worker already serves: it exists
+        else:
+            viewer = await self._service.authenticate(self._match_id, frame.secret)
         compress = frame.compress is not None
         self._member = await self._hub.join(
             self._match_id, viewer, self._outbox, frame.version, compress

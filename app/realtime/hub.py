@@ -110,6 +110,10 @@ class Hub:
             m.outbox.idle or m.outbox.overflowed for r in self._rooms.values() for m in r.members
         )
 
+    def has_room(self, match_id: str) -> bool:
+        """Some socket of this match is here: the match exists."""
+        return match_id in self._rooms
+
     def spectators(self, match_id: str) -> int:
         room = self._rooms.get(match_id)
         return room.spectators() if room else 0
