@@ -6,23 +6,23 @@ Callers pass a ``notify`` callable; it is awaited only after a commit, with
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import secrets
-import uuid
+import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Action, Match, MatchStatus, Seat
+from app.db.models import Action, Match, MatchStatus
 from app.db.session import SessionFactory
-from app.games.base import JSON, Event, Game, IllegalAction, Transition, Viewer, seats_in_play
+from app.games.base import Event, Game, IllegalAction, Transition, Viewer
 from app.matches import errors, store
-from app.matches.bots import bot_seat_name, check_bot
+from app.matches.bots import bot_seat_name
 from app.matches.cache import StateCache
-from app.matches.clocks import ClockOptions, ClockStatus, clock_of
+from app.matches.clocks import ClockStatus, clock_of
+from app.matches.guards import check_playable, original_ack
+from app.matches.new_match import plan_match
 from app.matches.recent import Head, RecentSteps
 from app.matches.records import (
     Ack,
@@ -35,9 +35,12 @@ from app.matches.records import (
 )
 from app.matches.seat_keys import hash_secret, issue_secret, secret_matches
 from app.matches.summaries import LOBBY_GROUPS, game_named, log_entry, summarize
+from app.matches.writes import save_step_retrying, write_retrying
 from app.observability import metrics
 
 Notify = Callable[[str, int], Awaitable[None]]
+T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class MatchService:
@@ -77,59 +80,33 @@ class MatchService:
         ``creator`` (the client's address, stored only as an HMAC) may have at most
         ``max_open`` matches in the lobby or in play; ``clock`` holds turn-timer options.
         """
-        game = game_named(game_name)
-        clock_options = ClockOptions.parse(clock) if clock else None
+        new = plan_match(game_name, options, seat, clock, bot)
         creator_key = self._hash(f"creator:{creator}") if creator is not None else None
-        try:
-            full_options = game.validate_options(options)
-        except IllegalAction as exc:
-            raise errors.IllegalMove(exc.code, exc.message) from None
-        playing = seats_in_play(game, full_options)
-        chosen = seat if seat is not None else secrets.choice(playing)
-        if chosen not in playing:
-            raise errors.UnknownSeat()
-        if bot is not None:
-            check_bot(game.NAME, bot)
-        bot_seats = {s: bot for s in playing if s != chosen} if bot is not None else {}
-        seed = secrets.randbits(52)
-        state = game.setup(seed, full_options)
-        match = Match(
-            id=str(uuid.uuid4()),
-            game=game.NAME,
-            rules_version=game.RULES_VERSION,
-            seed=seed,
-            options=full_options,
-            status=MatchStatus.LOBBY,
-            version=0,
-            snapshot=game.to_json(state),
-            creator=creator_key,
-        )
         secret = issue_secret()
-        async with self._sessions() as session, session.begin():
+
+        async def write(session: AsyncSession) -> None:
             if creator_key is not None and max_open is not None:  # noqa: SIM102
                 if await store.count_open_by_creator(session, creator_key) >= max_open:
                     raise errors.TooManyMatches()
-            session.add(match)
-            if clock_options is not None and clock_options.enabled:
-                session.add(clock_options.row(match.id))
-            for seat_name in playing:
-                session.add(Seat(match_id=match.id, seat=seat_name, connected=False))
-            await session.flush()
-            await store.claim_seat(session, match.id, chosen, self._hash(secret), name)
-            for bot_seat, level in bot_seats.items():  # a secret nobody keeps
+            await store.add_match(session, new.row(creator_key), new.playing, new.clock_row())
+            await store.claim_seat(session, new.id, new.chosen, self._hash(secret), name)
+            for bot_seat, level in new.bot_seats.items():  # a secret nobody keeps
                 await store.claim_seat(
-                    session, match.id, bot_seat, self._hash(issue_secret()), bot_seat_name(level)
+                    session, new.id, bot_seat, self._hash(issue_secret()), bot_seat_name(level)
                 )
-            await store.start_if_full(session, match.id)
-        self._cache.put(match.id, 0, state)
-        if bot_seats and self.bot_seated is not None:
-            self.bot_seated(match.id, bot_seats)
-        return SeatGrant(match.id, chosen, secret)
+            await store.start_if_full(session, new.id)
+
+        await write_retrying(self._sessions, write)
+        self._cache.put(new.id, 0, new.state)
+        if new.bot_seats and self.bot_seated is not None:
+            self.bot_seated(new.id, new.bot_seats)
+        return SeatGrant(new.id, new.chosen, secret)
 
     async def join_match(self, match_id: str, seat: str | None, name: str | None) -> SeatGrant:
         """Claim ``seat`` (or the first free one); the match starts when none is left free."""
         secret = issue_secret()
-        async with self._sessions() as session, session.begin():
+
+        async def write(session: AsyncSession) -> tuple[str, int]:
             match = await self._require(session, match_id)
             if match.status != MatchStatus.LOBBY:
                 raise errors.SeatTaken("The match has started; every seat is taken.")
@@ -143,7 +120,9 @@ class MatchService:
             if not await store.claim_seat(session, match_id, chosen, self._hash(secret), name):
                 raise errors.SeatTaken()
             await store.start_if_full(session, match_id)
-            version = match.version
+            return chosen, match.version
+
+        chosen, version = await write_retrying(self._sessions, write)
         await self._notify(match_id, version)
         return SeatGrant(match_id, chosen, secret)
 
@@ -187,11 +166,11 @@ class MatchService:
         return found[0]
 
     async def set_connected(self, match_id: str, seat: str, connected: bool) -> None:
-        async with self._sessions() as session, session.begin():
+        async def write(session: AsyncSession) -> int:
             await store.set_connected(session, match_id, seat, connected)
-            match = await self._require(session, match_id)
-            version = match.version
-        await self._notify(match_id, version)
+            return (await self._require(session, match_id)).version
+
+        await self._notify(match_id, await write_retrying(self._sessions, write))
 
     async def clock(self, match_id: str) -> ClockStatus | None:
         """The match's turn timer now, or None when it has none (for the clock frame)."""
@@ -291,8 +270,8 @@ class MatchService:
                 raise errors.NotAuthorized("Spectators cannot act.")
             original = await store.find_action(session, match_id, client_id)
             if original is not None:
-                return self._original_ack(original, seat)
-            self._check_playable(match, seen_version)
+                return original_ack(original, seat)
+            check_playable(match, seen_version)
             game = game_named(match.game)
             version, state = await self._latest(session, game, match)
         if version != seen_version:  # a writer committed since the row was read
@@ -349,21 +328,6 @@ class MatchService:
             raise errors.MatchNotFound()
         return match
 
-    @staticmethod
-    def _original_ack(original: Action, seat: str) -> Ack:
-        if original.seat != seat:
-            raise errors.ActionIdReused()
-        return Ack(original.client_action_id, original.seq)
-
-    @staticmethod
-    def _check_playable(match: Match, seen_version: int) -> None:
-        if match.status == MatchStatus.LOBBY:
-            raise errors.MatchNotActive()
-        if match.status != MatchStatus.ACTIVE:
-            raise errors.MatchFinished()
-        if seen_version != match.version:
-            raise errors.StaleVersion(match.version)
-
     async def _latest(self, session: AsyncSession, game: Game, match: Match) -> tuple[int, Any]:
         """The newest state: from the cache at the row's version, else from the snapshot."""
         cached = self._cache.get(match.id, match.version)
@@ -403,7 +367,7 @@ class MatchService:
         stored_outcome = outcome.to_json() if outcome else None
         try:
             async with self._sessions() as session:
-                saved = await self._save_with_retry(
+                saved = await save_step_retrying(
                     session, read_version, row, snapshot, stored_outcome
                 )
         except IntegrityError:  # the same client id won a race (a resend on another socket)
@@ -418,43 +382,12 @@ class MatchService:
         metrics.stage("committed", match_id, row.seq)
         return Ack(client_id, row.seq)
 
-    async def _save_with_retry(
-        self,
-        session: AsyncSession,
-        read_version: int,
-        row: Action,
-        snapshot: JSON,
-        outcome: JSON | None,
-    ) -> bool:
-        """Write one step; a transient SQLite lock is retried, never shown as a server error.
-
-        Under load SQLite can refuse a write with "database is locked" before its busy
-        timeout helps (a WAL snapshot that went stale). Nothing was written then, and the
-        guarded UPDATE makes a retry safe: it lands only if the version is still ours.
-        """
-        for attempt in range(SQLITE_LOCK_RETRIES + 1):
-            try:
-                async with session.begin():
-                    return await store.save_step(session, read_version, row, snapshot, outcome)
-            except OperationalError as exc:
-                if not _is_sqlite_lock(exc) or attempt == SQLITE_LOCK_RETRIES:
-                    raise
-                await asyncio.sleep(0.005 * (attempt + 1))
-        return False  # unreachable: the loop returns or raises
-
     async def _after_conflict(self, match_id: str, seat: str, client_id: str) -> Ack:
         """Another writer won: either our own resend (ack it) or a real conflict (stale)."""
         async with self._sessions() as session:
             original = await store.find_action(session, match_id, client_id)
             if original is not None:
-                return self._original_ack(original, seat)
+                return original_ack(original, seat)
             match = await self._require(session, match_id)
-        self._check_playable(match, match.version)  # ended meanwhile (a clock's forfeit)
+        check_playable(match, match.version)  # ended meanwhile (a clock's forfeit)
         raise errors.StaleVersion(match.version)
-
-
-SQLITE_LOCK_RETRIES = 5
-
-
-def _is_sqlite_lock(exc: OperationalError) -> bool:
-    return "database is locked" in str(exc.orig) or "database is busy" in str(exc.orig)

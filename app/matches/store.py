@@ -10,7 +10,19 @@ from sqlalchemy import Update, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
-from app.db.models import Action, Match, MatchStatus, Seat, utcnow
+from app.db.models import Action, Match, MatchClock, MatchStatus, Seat, utcnow
+
+
+async def add_match(
+    session: AsyncSession, match: Match, seats: Sequence[str], clock: MatchClock | None
+) -> None:
+    """A new match with its free seats (and its clock row, if it has a turn timer)."""
+    session.add(match)
+    if clock is not None:
+        session.add(clock)
+    for seat in seats:
+        session.add(Seat(match_id=match.id, seat=seat, connected=False))
+    await session.flush()
 
 
 async def get_match(session: AsyncSession, match_id: str) -> Match | None:

@@ -251,3 +251,27 @@ async def test_act_does_not_retry_other_database_errors(
     with pytest.raises(OperationalError):
         await service.act(north.match_id, "north", "a1", 0, {"type": "take", "amount": 2})
     assert (await service.position(north.match_id)).version == 0
+
+
+async def test_create_retries_a_transient_sqlite_lock(
+    service: MatchService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer that waited out SQLite's busy timeout is run again whole, never a 500."""
+    from sqlalchemy.exc import OperationalError
+
+    from app.matches import service as service_module
+
+    real_claim = service_module.store.claim_seat
+    refusals = [1]
+
+    async def locked_once(*args: object, **kwargs: object) -> bool:
+        if refusals[0]:
+            refusals[0] -= 1
+            raise OperationalError("UPDATE seats", {}, Exception("database is locked"))
+        return await real_claim(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service_module.store, "claim_seat", locked_once)
+    north, _ = await started(service)
+    summary = await service.summary(north.match_id)
+    assert refusals == [0] and summary.status == "active"
+    assert [s.taken for s in summary.seats] == [True, True]
