@@ -157,7 +157,7 @@ def test_choose_one_resolves_only_the_chosen_branch() -> None:
         active="mankind",
         zone_tokens=(1, 0, 0),
         board={"eurasia": {"mankind": ["rifle_platoon"]}},
-        hands={"mankind": ["exo_suit_rangers", "mako_combat_walker"]},
+        hands={"mankind": ["exo_suit_rangers"]},  # the Ops Centre's discard 1 (BAL-3) is forced
     )
     p = Play(s)("mankind", {"type": "ops_centre"})
     assert p.prompt() == "choose_branch"

@@ -224,8 +224,7 @@ def test_c40_ops_centre_once_per_mankind_turn_never_for_the_invader() -> None:
         board={"africa": {"mankind": ["field_hospital"]}},
     )
     p = Play(s)("mankind", {"type": "ops_centre"})
-    p("mankind", {"type": "discard", "card": one(s, "rifle_platoon")})
-    p("mankind", {"type": "discard", "card": one(s, "exo_suit_rangers")})
+    p("mankind", {"type": "discard", "card": one(s, "rifle_platoon")})  # discard 1 (BAL-3)
     assert p.s.zone_tokens == (0, 1, 0)  # the move branch has no non-hero Defender: no choice
     assert p.refuse("mankind", {"type": "ops_centre"}) == "already_used"
     i = build(active="invader")

@@ -61,21 +61,28 @@ def scaled(w: Weights, name: str, factor: float) -> Weights:
     return replace(w, **{name: getattr(w, name) * factor})
 
 
-def projected_drain(s: State, surprise: float) -> float:
+def projected_drain(
+    s: State, surprise: float, totals: list[tuple[int, int]] | None = None
+) -> float:
     """Cards Mankind drains in the coming attack on the current board.
 
     The Invader's extra ``surprise`` goes to the zone where it drains most;
     Mankind's shield pool absorbs what it can (C-19).
     """
-    powers = all_powers(s)
+    totals = _zone_totals(s) if totals is None else totals
     total = 0.0
     best_gain = 0.0
-    for z in range(N_ZONES):
-        mk, inv = zone_totals(s, z, powers)
+    for mk, inv in totals:
         now = max(0, inv - mk)
         total += now
         best_gain = max(best_gain, max(0.0, inv + surprise - mk) - now)
     return max(0.0, total + best_gain - s.shield)
+
+
+def _zone_totals(s: State) -> list[tuple[int, int]]:
+    """(Mankind, Invader) totals of every zone, computed once per evaluation."""
+    powers = all_powers(s)
+    return [zone_totals(s, z, powers) for z in range(N_ZONES)]
 
 
 def _surprise_applies(s: State) -> bool:
@@ -88,15 +95,10 @@ def _board_power(s: State, side: int) -> int:
     return sum(powers[c] for z in range(N_ZONES) for c in s.board[z * 2 + side])
 
 
-def _pressure(s: State) -> int:
+def _pressure(totals: list[tuple[int, int]]) -> int:
     """Zone pressure: how far the Invader has got toward breaking each zone (partial
     progress counts, so a greedy bot can build a concentrated push card by card)."""
-    powers = all_powers(s)
-    out = 0
-    for z in range(N_ZONES):
-        mk, inv = zone_totals(s, z, powers)
-        out += max(0, inv - mk + REACH)
-    return out
+    return sum(max(0, inv - mk + REACH) for mk, inv in totals)
 
 
 def _engines(s: State, side: int) -> int:
@@ -119,7 +121,8 @@ def mankind_score(s: State, w: Weights) -> float:
     if s.outcome is not None:
         return WIN if s.outcome.winner == "mankind" else -WIN
     surprise = w.surprise if _surprise_applies(s) else 0.0
-    drain = projected_drain(s, surprise)
+    totals = _zone_totals(s)
+    drain = projected_drain(s, surprise, totals)
     wards = sum(s.wards.values())
     m_deck = len(s.deck[MANKIND]) + wards - drain
     i_deck = len(s.deck[INVADER])
@@ -146,7 +149,7 @@ def mankind_score(s: State, w: Weights) -> float:
     # game clock (the smaller deck), so it is not fired at the first chance nor hoarded.
     clock = min(len(s.deck[MANKIND]), i_deck) / FULL_DECK
     score += w.strategy * clock * (_dormant(s, MANKIND) - _dormant(s, INVADER))
-    score -= w.pressure * _pressure(s)
+    score -= w.pressure * _pressure(totals)
     score += w.engine * (_engines(s, MANKIND) - _engines(s, INVADER))
     return score
 
