@@ -212,6 +212,7 @@ class MatchRun:
         self.finished = False
         self.wake = asyncio.Event()
         self.sent: dict[int, float] = {}  # version an action will produce -> send time
+        self.done_parts: dict[int, set[str]] = {}  # version -> {"acked", "delivered"} so far
         self.waiting: dict[int, int] = {}  # version -> viewers still to deliver it
         self.actor: dict[int, Viewer] = {}
         self.ack: asyncio.Future[int] | None = None
@@ -250,11 +251,20 @@ class MatchRun:
         left = self.waiting.get(version, 0) - 1
         if left <= 0:
             self.waiting.pop(version, None)
-            self.sent.pop(version, None)
             self.actor.pop(version, None)
             self.run.sample("all", (now - sent) * 1000)
+            self.forget_when_done(version, "delivered")
         else:
             self.waiting[version] = left
+
+    def forget_when_done(self, version: int, part: str) -> None:
+        """Drop the send time once both the ack and every delivery of ``version`` came:
+        either may arrive first (docs/protocol.md §3.2)."""
+        parts = self.done_parts.setdefault(version, set())
+        parts.add(part)
+        if parts >= {"acked", "delivered"}:
+            self.done_parts.pop(version, None)
+            self.sent.pop(version, None)
 
     def acked(self, client_id: str, version: int, now: float) -> None:
         if client_id != self.pending_id or self.ack is None or self.ack.done():
@@ -264,6 +274,8 @@ class MatchRun:
         if sent is not None and self.run.measuring:
             self.run.sample("ack", (now - sent) * 1000)
             self.run.actions += 1
+        if sent is not None:
+            self.forget_when_done(version, "acked")
         self.ack.set_result(version)
 
     def refused(self, client_id: str | None, code: str) -> None:
