@@ -99,6 +99,26 @@ def against_skirmish(server: deployment.Process, config: LoadConfig) -> LoadConf
     )
 
 
+def against_baseline(
+    workdir: Path, name: str, config: LoadConfig, skirmish: Figures, times: int, deflate: bool
+) -> Figures:
+    """The bare baseline under the same load, its frames as large as Skirmish's were."""
+    view_bytes = int(skirmish["bytes_per_delivery_text"] or 8000)
+    base = deployment.baseline_server(workdir, view_bytes, deflate).start()
+    try:
+        bare_config = replace(
+            config,
+            url=base.http,
+            pids=[base.pid],
+            metrics_urls=[],
+            label=f"{name}-baseline",
+            replace_finished=False,
+        )
+        return repeat(bare_config, times)
+    finally:
+        base.stop()
+
+
 def with_baseline(name: str, config: LoadConfig, times: int, deflate: bool = True) -> Figures:
     """Skirmish (single worker, SQLite) and the bare baseline, same load, same run."""
     with tempfile.TemporaryDirectory(prefix=f"bench-{name}-") as tmp:
@@ -108,20 +128,7 @@ def with_baseline(name: str, config: LoadConfig, times: int, deflate: bool = Tru
             skirmish = repeat(against_skirmish(server, replace(config, label=name)), times)
         finally:
             server.stop()
-        view_bytes = int(skirmish["bytes_per_delivery_text"] or 8000)
-        base = deployment.baseline_server(workdir, view_bytes, deflate).start()
-        try:
-            bare_config = replace(
-                config,
-                url=base.http,
-                pids=[base.pid],
-                metrics_urls=[],
-                label=f"{name}-baseline",
-                replace_finished=False,
-            )
-            bare = repeat(bare_config, times)
-        finally:
-            base.stop()
+        bare = against_baseline(workdir, name, config, skirmish, times, deflate)
     return {"skirmish": skirmish, "baseline": bare}
 
 
@@ -211,19 +218,9 @@ def scenario_s1n(args: argparse.Namespace) -> Figures:
     skirmish = median_of(runs)
     skirmish["gate"]["passed"] = all(r["gate"]["passed"] for r in runs)
     with tempfile.TemporaryDirectory(prefix="bench-S1N-") as tmp:
-        view_bytes = int(skirmish["bytes_per_delivery_text"] or 8000)
-        base = deployment.baseline_server(Path(tmp), view_bytes, args.permessage_deflate).start()
-        try:
-            bare = replace(
-                config,
-                url=base.http,
-                pids=[base.pid],
-                label="S1N-baseline",
-                replace_finished=False,
-            )
-            baseline = repeat(bare, args.repeat)
-        finally:
-            base.stop()
+        baseline = against_baseline(
+            Path(tmp), "S1N", config, skirmish, args.repeat, args.permessage_deflate
+        )
     return {"skirmish": skirmish, "baseline": baseline}
 
 
