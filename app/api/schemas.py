@@ -16,6 +16,11 @@ class GameOut(BaseModel):
     title: str
     seats: list[str]
     default_seats: list[str] = Field(description="The seats a match with default options fills")
+    seat_option: dict[str, Any] | None = Field(
+        default=None,
+        description='{"key", "min", "max"}: the option that lists the seats in play, if the '
+        "creator may choose them (the Dune battle: factions, 2 to 6)",
+    )
     bots: list[str] = Field(description="Levels of a computer opponent; empty if the game has none")
     rules_version: str
     options: dict[str, Any] = Field(description="The default options")

@@ -9,6 +9,8 @@ discriminator where relevant. Engines are free to use typed records inside.
 
 Optional hooks a game module may also provide (looked up with ``getattr``):
 - ``seats_in_play(options)``: the seats a match fills (see ``seats_in_play`` below);
+- ``SEAT_OPTION``: ``(option key, fewest, most)`` when that option lists the seats in play,
+  so a lobby can let the creator choose them (the Dune battle: ``("factions", 2, 6)``);
 - ``secrets(state, viewer)``: every hidden value ``viewer`` must never see, for leak tests;
 - ``invariants(state)``: raise if the state breaks a conservation rule (conformance suite);
 - ``timeout_action(state, seat)``: the default action a turn clock plays on expiry.
@@ -145,3 +147,12 @@ def seats_in_play(game: Game, options: Mapping[str, Any]) -> tuple[Seat, ...]:
     """
     chooser = getattr(game, "seats_in_play", None)
     return tuple(chooser(options)) if chooser is not None else game.SEATS
+
+
+def seat_option(game: Game) -> JSON | None:
+    """``{"key", "min", "max"}`` of the option that lists the seats in play, if any."""
+    found = getattr(game, "SEAT_OPTION", None)
+    if found is None:
+        return None
+    key, fewest, most = found
+    return {"key": key, "min": fewest, "max": most}

@@ -7,7 +7,7 @@ from datetime import UTC
 
 from app.db.models import Action, Match, MatchStatus, Seat
 from app.games import registry
-from app.games.base import JSON, Event, Game, seats_in_play
+from app.games.base import JSON, Event, Game, seat_option, seats_in_play
 from app.matches import errors
 from app.matches.bots import BOT_GAMES
 from app.matches.records import LogEntry, MatchSummary, SeatInfo
@@ -54,6 +54,7 @@ def list_games() -> list[JSON]:
             "title": g.TITLE,
             "seats": list(g.SEATS),
             "default_seats": list(seats_in_play(g, g.default_options())),
+            "seat_option": seat_option(g),
             "bots": list(BOT_GAMES.get(g.NAME, ())),  # levels of a computer opponent
             "rules_version": g.RULES_VERSION,
             "options": g.default_options(),

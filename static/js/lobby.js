@@ -42,7 +42,9 @@ export function mountLobby(root) {
   let message = null;
   let stopped = false;
   let timer = null;
-  const form = { game: "invaders", seat: "random", name: displayName(), bot: "", turnSeconds: "" };
+  const form = {
+    game: "invaders", seat: "random", name: displayName(), bot: "", turnSeconds: "", inPlay: null,
+  };
 
   async function refresh() {
     try {
@@ -70,8 +72,10 @@ export function mountLobby(root) {
     rememberDisplayName(form.name);
     try {
       const clock = form.turnSeconds ? { turn_seconds: Number(form.turnSeconds) } : null;
+      const choice = gameOf(form.game)?.seat_option;
+      const options = choice && form.inPlay ? { [choice.key]: form.inPlay } : {};
       const made = await api.createMatch({
-        game: form.game, seat: form.seat, name: form.name || null, bot: form.bot || null, clock,
+        game: form.game, options, seat: form.seat, name: form.name || null, bot: form.bot || null, clock,
       });
       const id = made.match_id ?? made.id ?? made.match?.id;
       rememberSeat(id, made.seat, made.secret);
@@ -105,10 +109,37 @@ export function mountLobby(root) {
       " ", value === "random" ? t("lobby.seat_random") : seatLabel(value));
   }
 
+  function gameOf(name) {
+    return games.find((g) => (g.name ?? g.id) === name);
+  }
+
+  /** The seats the new match will fill: the creator's choice where the game allows one. */
   function seatsOfGame(name) {
-    const game = games.find((g) => (g.name ?? g.id) === name);
+    const game = gameOf(name);
+    if (game?.seat_option && form.inPlay) return form.inPlay;
     const seats = game?.default_seats?.length ? game.default_seats : game?.seats;
     return seats?.length ? seats : ["mankind", "invader"];
+  }
+
+  /** Which seats play, for games whose options list them (`seat_option`, e.g. Dune factions). */
+  function seatsInPlayChoice() {
+    const game = gameOf(form.game);
+    const choice = game?.seat_option;
+    if (!choice) return null;
+    if (!form.inPlay || !form.inPlay.every((s) => game.seats.includes(s))) form.inPlay = [...game.default_seats];
+    const toggle = (seat, on) => {
+      const next = on ? game.seats.filter((s) => s === seat || form.inPlay.includes(s)) : form.inPlay.filter((s) => s !== seat);
+      if (next.length >= choice.min && next.length <= choice.max) form.inPlay = next;
+      draw();
+    };
+    return h("fieldset", { class: "seats-in-play" },
+      h("legend", {}, t("lobby.seats_in_play", { min: choice.min, max: choice.max })),
+      game.seats.map((seat) => h("label", { class: "check" },
+        h("input", {
+          type: "checkbox", name: "in_play", value: seat, checked: form.inPlay.includes(seat),
+          "data-focus-key": `in-play-${seat}`,
+          onchange: (e) => toggle(seat, e.target.checked),
+        }), " ", seatLabel(seat))));
   }
 
   /** Against a person (invite link) or, when the server lists bot levels for the game, the computer. */
@@ -138,7 +169,8 @@ export function mountLobby(root) {
             oninput: (e) => { form.name = e.target.value; },
           })),
         h("label", { class: "field" }, t("lobby.game"),
-          h("select", { name: "game", "data-focus-key": "game", onchange: (e) => { form.game = e.target.value; draw(); } }, gameOptions)),
+          h("select", { name: "game", "data-focus-key": "game", onchange: (e) => { form.game = e.target.value; form.inPlay = null; draw(); } }, gameOptions)),
+        seatsInPlayChoice(),
         h("fieldset", { class: "seat-choice" },
           h("legend", {}, t("lobby.play_as")),
           seatsOfGame(form.game).map(seatRadio), seatRadio("random")),

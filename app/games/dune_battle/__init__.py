@@ -32,6 +32,8 @@ NAME = "dune_battle"
 TITLE = "Dune: the Battle"
 SEATS: tuple[str, ...] = FACTIONS
 RULES_VERSION = "dune-battle-1"
+SEAT_OPTION = ("factions", 2, 6)
+"""The option that lists the factions in play (platform hook: a lobby lets the creator pick)."""
 SNAPSHOT_VERSION = _serialize.SNAPSHOT_VERSION
 
 
