@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from app.api import health, matches, ws
 from app.api.errors import install_error_handlers
 from app.config import Settings, get_settings
+from app.db import checkpoint
 from app.db.session import create_engine, create_session_factory
 from app.matches.bots import BotRunner, BotSettings
 from app.matches.clocks import ClockKeeper
@@ -52,11 +53,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         held=hub.held_seats,
     )
     app.state.clocks.start()  # turn deadlines and abandonment (app/matches/clocks.py)
+    checkpoints = checkpoint.start(engine)  # SQLite only: WAL checkpoints off the hot path
     grace = settings.limits.shutdown_grace_seconds
     restore_sigterm = install_on_sigterm(lambda: hub.drain.settle(grace, hub.flushed))
     yield
     restore_sigterm()
     await app.state.clocks.stop()
+    await checkpoint.stop(checkpoints)
     await bots.close()
     await hub.close()
     await guard.close()
