@@ -91,10 +91,11 @@ class Search:
     root_turn: int
     horizon: int  # rollouts stop once this turn is over
     reference: float  # the root's static score: values are measured from it
+    leaf: Weights | None = None  # scores the horizon (default: ``weights``)
 
     def value(self, s: State) -> float:
         """The heuristic score of ``s`` for the searching side, squashed into [0, 1]."""
-        v = score(s, self.side, self.weights)
+        v = score(s, self.side, self.leaf or self.weights)
         if abs(v) >= WIN / 20:
             return 1.0 if v > 0 else 0.0
         return 0.5 + 0.5 * math.tanh((v - self.reference) / SCALE)
@@ -214,6 +215,7 @@ def grow(
     seconds: float | None,
     weights: Weights,
     opponent: Weights,
+    leaf: Weights | None = None,
 ) -> tuple[Node, list[JSON]]:
     """The searched tree for the seat's decision, and the root's legal options.
 
@@ -233,7 +235,8 @@ def grow(
         opponent=opponent,
         root_turn=first.turn,
         horizon=first.turn + (1 if own_turn else 0),  # through the opponent's reply
-        reference=score(first, k.side, weights),
+        reference=score(first, k.side, leaf or weights),
+        leaf=leaf,
     )
     rank(root, first, search, options)
     if len(root.ranked) == 1:
@@ -263,13 +266,14 @@ def search_root(
     seconds: float | None,
     weights: Weights,
     opponent: Weights,
+    leaf: Weights | None = None,
 ) -> JSON:
     """Run ISMCTS from the seat's information set; return the chosen legal action.
 
     Routine decisions (one option, or a follow-up the tree does not cover) take
     the heuristic's move; a root whose ranking leaves one option takes it.
     """
-    root, options = grow(k, rng, iterations, seconds, weights, opponent)
+    root, options = grow(k, rng, iterations, seconds, weights, opponent, leaf)
     if len(options) == 1:
         return options[0]
     if root.children:

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from app.games import invaders as game
-from app.games.invaders.bots import LEVELS, Budget, choose, observe
+from app.games.invaders.bots import (
+    LEVELS,
+    Budget,
+    Weights,
+    choose,
+    default_weights,
+    levels,
+    observe,
+)
+from app.games.invaders.bots.evaluation import INVADER_WEIGHTS, MANKIND_WEIGHTS
+from app.games.invaders.bots.levels import MANKIND_CAUTION
 from app.games.invaders.state import SIDES
 from tests.games.invaders.bots.test_bot_knowledge import hidden_twin, random_position
 
@@ -62,3 +73,25 @@ def test_random_level_is_uniform_over_legal_actions() -> None:
     legal = game.legal_actions(s, seat)
     seen = {str(choose(s, seat, random.Random(i), level="random")) for i in range(200)}
     assert seen == {str(a) for a in legal}
+
+
+def test_strong_mankind_searches_with_a_larger_margin_for_the_push(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only the strong Mankind's own moves (priors, rollout moves) get the margin; the
+    horizon score, the Invader's search, the opponent model and the heuristic level
+    keep the default weights."""
+    seen: list[tuple[Weights, Weights, Weights]] = []
+
+    def spy(k, rng, iterations, seconds, weights, opponent, leaf):  # type: ignore[no-untyped-def]
+        seen.append((weights, opponent, leaf))
+        return {}
+
+    monkeypatch.setattr(levels, "search_root", spy)
+    s = game.setup(3, {})
+    for seat in SIDES:
+        levels.strong_level(observe(s, seat), random.Random(0), FAST, default_weights(seat))
+    (mk_own, mk_other, mk_leaf), invader = seen
+    assert mk_own == replace(MANKIND_WEIGHTS, surprise=MANKIND_WEIGHTS.surprise * MANKIND_CAUTION)
+    assert (mk_other, mk_leaf) == (INVADER_WEIGHTS, MANKIND_WEIGHTS)  # the horizon: default
+    assert invader == (INVADER_WEIGHTS, MANKIND_WEIGHTS, INVADER_WEIGHTS)
