@@ -107,7 +107,7 @@ class JoinRateLimited(MatchError):
 
 class TooManySockets(MatchError):
     code = "too_many_sockets"
-    default_message = "Your address has too many sockets open on this server."
+    default_message = "Your address has too many sockets open here; close one first."
 
 
 class TooManyMatches(MatchError):
