@@ -7,9 +7,8 @@ Callers pass a ``notify`` callable; it is awaited only after a commit, with
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -35,12 +34,10 @@ from app.matches.records import (
 )
 from app.matches.seat_keys import hash_secret, issue_secret, secret_matches
 from app.matches.summaries import LOBBY_GROUPS, game_named, log_entry, summarize
-from app.matches.writes import save_step_retrying, write_retrying
+from app.matches.writes import write_retrying
 from app.observability import metrics
 
 Notify = Callable[[str, int], Awaitable[None]]
-T = TypeVar("T")
-log = logging.getLogger(__name__)
 
 
 class MatchService:
@@ -366,10 +363,12 @@ class MatchService:
         snapshot = game.to_json(transition.state)
         stored_outcome = outcome.to_json() if outcome else None
         try:
-            async with self._sessions() as session:
-                saved = await save_step_retrying(
+            saved = await write_retrying(
+                self._sessions,
+                lambda session: store.save_step(
                     session, read_version, row, snapshot, stored_outcome
-                )
+                ),
+            )
         except IntegrityError:  # the same client id won a race (a resend on another socket)
             saved = False
         if not saved:

@@ -12,14 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Action
 from app.db.session import SessionFactory
-from app.matches import store
 
 SQLITE_LOCK_RETRIES = 5
 T = TypeVar("T")
@@ -42,24 +40,5 @@ async def write_retrying(
             if not is_sqlite_lock(exc) or attempt == SQLITE_LOCK_RETRIES:
                 raise
             log.warning("SQLite was locked; writing again (attempt %d)", attempt + 2)
-            await asyncio.sleep(0.005 * (attempt + 1))
-    raise AssertionError("unreachable: the loop returns or raises")
-
-
-async def save_step_retrying(
-    session: AsyncSession,
-    read_version: int,
-    row: Action,
-    snapshot: dict[str, Any],
-    outcome: dict[str, Any] | None,
-) -> bool:
-    """One step (store.save_step) in its own transaction on ``session``, retried likewise."""
-    for attempt in range(SQLITE_LOCK_RETRIES + 1):
-        try:
-            async with session.begin():
-                return await store.save_step(session, read_version, row, snapshot, outcome)
-        except OperationalError as exc:
-            if not is_sqlite_lock(exc) or attempt == SQLITE_LOCK_RETRIES:
-                raise
             await asyncio.sleep(0.005 * (attempt + 1))
     raise AssertionError("unreachable: the loop returns or raises")
