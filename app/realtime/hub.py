@@ -211,13 +211,31 @@ class Hub:
         member.send(cached[1])
 
     async def _summary(self, room: Room) -> MatchSummary:
-        """The match summary for a welcome frame: a recent read is reused (a crowd joining
-        within ``PRESENCE_COALESCE_SECONDS`` shares one), as presence frames are coalesced."""
+        """The match summary for a welcome frame: a recent read of the room's version is
+        reused (a crowd joining within ``PRESENCE_COALESCE_SECONDS`` shares one)."""
+        assert room.position is not None
         now = asyncio.get_running_loop().time()
         if room.summary is not None and now - room.summary[0] < PRESENCE_COALESCE_SECONDS:
-            return room.summary[1]
+            if room.summary[1].version == room.position.version:
+                return room.summary[1]
+        return await self._fresh_summary(room)
+
+    async def _fresh_summary(self, room: Room) -> MatchSummary:
+        """The summary read now, after the state frames up to its version were queued.
+
+        A status never runs ahead of the state frames: a socket told "finished" before it
+        got the final state would believe the game ended one move early.
+        """
+        assert room.position is not None
         summary = await self._service.summary(room.match_id)
-        room.summary = (now, summary)
+        for _ in range(3):  # each round only catches up with commits made meanwhile
+            if summary.version <= room.position.version:
+                break
+            room.told = max(room.told, summary.version)
+            await self._steps(room)
+            room.wake.set()  # the pump then tells the room's sockets the new status
+            summary = await self._service.summary(room.match_id)
+        room.summary = (asyncio.get_running_loop().time(), summary)
         return summary
 
     async def _mark_connected(self, room: Room, viewer: Viewer, connected: bool) -> None:
@@ -257,15 +275,21 @@ class Hub:
 
     async def _advance(self, room: Room) -> None:
         assert room.position is not None
+        status, moved = room.position.status, await self._steps(room)
+        if not moved or room.position.status != status:
+            await self._refresh_presence(room)
+        if room.clocked:
+            await self._send_clock(room, room.members, only_if_changed=True)
+
+    async def _steps(self, room: Room) -> bool:
+        """Send every version after the room's, up to at least ``told``; False if none."""
+        assert room.position is not None
         progress = await self._service.progress(room.position, room.told)
         for step in progress.steps:
             self._broadcast(room, step)
             room.position = replace(room.position, version=step.version, state=step.state)
-        if not progress.steps or progress.status != room.position.status:
-            room.position = replace(room.position, status=progress.status)
-            await self._refresh_presence(room)
-        if room.clocked:
-            await self._send_clock(room, room.members, only_if_changed=True)
+        room.position = replace(room.position, status=progress.status)
+        return bool(progress.steps)
 
     async def _send_clock(
         self, room: Room, members: list[Member], only_if_changed: bool = False
@@ -295,8 +319,7 @@ class Hub:
         timer.done()
 
     async def _refresh_presence(self, room: Room) -> None:
-        summary = await self._service.summary(room.match_id)
-        room.summary = (asyncio.get_running_loop().time(), summary)
+        summary = await self._fresh_summary(room)
         frame = protocol.presence_frame(protocol.summary_json(summary, room.spectators()))
         text = protocol.encode(frame)
         if text != room.presence:

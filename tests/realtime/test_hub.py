@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from app.realtime.hub import PRESENCE_COALESCE_SECONDS
 from app.realtime.outbox import TRY_AGAIN_LATER, Outbox
 from app.realtime.pubsub import MemoryBus
 from tests.realtime.conftest import Table, open_table
@@ -103,6 +104,31 @@ async def test_a_lost_notification_is_caught_up_within_a_heartbeat(sqlite_url: s
         watcher = await Client.open(second.ws(table.match_id))
         assert (await north.act(0, {"type": "take", "amount": 1}))["type"] == "ack"
         assert (await watcher.expect("state", timeout=3))["version"] == 1
+    finally:
+        first.stop()
+        second.stop()
+
+
+async def test_a_status_never_reaches_a_socket_before_the_state_of_its_version(
+    sqlite_url: str,
+) -> None:
+    """A join that reads the match summary newer than the room's state first sends the
+    missing versions: a welcome (or presence) saying "finished" is never followed by the
+    state of an earlier version (kill -9 test, 2026-11-30)."""
+    settings = make_settings(sqlite_url, heartbeat_seconds=30)
+    first, second = LiveServer(settings).start(), LiveServer(settings).start()
+    try:
+        table = await open_table(first, start=1)
+        north = await Client.open(first.ws(table.match_id), table.north)
+        early = await Client.open(second.ws(table.match_id), table.south)  # a room at v0
+        assert (await north.act(0, {"type": "take", "amount": 1}))["type"] == "ack"
+        await asyncio.sleep(PRESENCE_COALESCE_SECONDS + 0.1)  # no summary reuse
+        late = await Client.open(second.ws(table.match_id))  # no bus: the room is behind
+        welcome, state = late.frames[0], late.frames[1]
+        assert (welcome["match"]["status"], state["version"]) == ("finished", 1)
+        await early.quiet(0.3)
+        told = [f.get("version", f.get("status")) for f in early.frames if f["type"] != "ack"]
+        assert told.index(1) < told.index("finished"), told
     finally:
         first.stop()
         second.stop()

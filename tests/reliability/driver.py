@@ -214,6 +214,7 @@ class Verdict:
     unfinished: int
     reconnects: int
     errors: dict[str, int]
+    stragglers: list[str] = field(default_factory=list)  # who ended out of sync, and how
 
 
 async def verdict(database_url: str, runs: list[MatchRun]) -> Verdict:
@@ -235,6 +236,7 @@ async def verdict(database_url: str, runs: list[MatchRun]) -> Verdict:
         await engine.dispose()
     lost = acknowledged = out_of_sync = unfinished = reconnects = 0
     errors: dict[str, int] = {}
+    stragglers: list[str] = []
     for run in runs:
         acked: dict[str, int] = {}
         for client in run.seats:
@@ -247,11 +249,29 @@ async def verdict(database_url: str, runs: list[MatchRun]) -> Verdict:
         version, status = final[run.match_id]
         unfinished += status != "finished"
         for client in [*run.seats, run.spectator]:
-            out_of_sync += client.version != version
+            if client.version != version:
+                out_of_sync += 1
+                stragglers.append(_straggler(client, version, status))
             reconnects += max(0, len(client.connects) - 1)
             for code, n in client.errors.items():
                 errors[code] = errors.get(code, 0) + n
     committed = sum(len(entries) for entries in log.values())
     return Verdict(
-        acknowledged, committed, lost, duplicates, out_of_sync, unfinished, reconnects, errors
+        acknowledged,
+        committed,
+        lost,
+        duplicates,
+        out_of_sync,
+        unfinished,
+        reconnects,
+        errors,
+        stragglers,
+    )
+
+
+def _straggler(client: SeatClient, version: int, status: str) -> str:
+    return (
+        f"{client.match_id[:8]}/{client.seat}: v{client.version} {client.status}"
+        f" synced={client.synced} connects={len(client.connects)} drops={client.drops}"
+        f" (database v{version} {status})"
     )
