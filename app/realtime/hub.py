@@ -215,9 +215,11 @@ class Hub:
         reused (a crowd joining within ``PRESENCE_COALESCE_SECONDS`` shares one)."""
         assert room.position is not None
         now = asyncio.get_running_loop().time()
-        if room.summary is not None and now - room.summary[0] < PRESENCE_COALESCE_SECONDS:
-            if room.summary[1].version == room.position.version:
-                return room.summary[1]
+        if room.summary is not None:
+            read_at, summary = room.summary
+            recent = now - read_at < PRESENCE_COALESCE_SECONDS
+            if recent and summary.version == room.position.version:
+                return summary
         return await self._fresh_summary(room)
 
     async def _fresh_summary(self, room: Room) -> MatchSummary:
