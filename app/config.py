@@ -84,6 +84,10 @@ class ServerSettings(BaseModel):
     # CPU (docs/benchmarks.md). Clients that ask in their hello get large frames compressed
     # once per audience instead (docs/protocol.md §3.4), so it is off by default.
     ws_per_message_deflate: bool = False
+    # Full garbage collections scan only objects made since the last one (app/gc_freeze.py):
+    # survivors are frozen, and thawed every gc_thaw_seconds so dead cycles are reclaimed.
+    gc_freeze: bool = True
+    gc_thaw_seconds: float = Field(default=300.0, gt=0)
 
 
 class BotSettings(BaseModel):

@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 
+from app import gc_freeze
 from app.api import health, matches, ws
 from app.api.errors import install_error_handlers
 from app.config import Settings, get_settings
@@ -54,12 +55,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     )
     app.state.clocks.start()  # turn deadlines and abandonment (app/matches/clocks.py)
     checkpoints = checkpoint.start(engine)  # SQLite only: WAL checkpoints off the hot path
+    gc_thaws = gc_freeze.start(settings.server.gc_freeze, settings.server.gc_thaw_seconds)
     grace = settings.limits.shutdown_grace_seconds
     restore_sigterm = install_on_sigterm(lambda: hub.drain.settle(grace, hub.flushed))
     yield
     restore_sigterm()
     await app.state.clocks.stop()
     await checkpoint.stop(checkpoints)
+    await gc_freeze.stop(gc_thaws)
     await bots.close()
     await hub.close()
     await guard.close()

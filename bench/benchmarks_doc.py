@@ -48,6 +48,14 @@ def stage_cells(figures: Figures) -> str:
     return " | ".join(cells)
 
 
+def gc_cells(figures: Figures) -> str:
+    gc = figures.get("gc") or {}
+    if not gc:
+        return "– | –"
+    full = f"{num(gc['full_collections'])} / {num(gc['full_pause_ms'])}"
+    return f"{full} | {num(gc['young_collections'])} / {num(gc['young_pause_ms'])}"
+
+
 STAGE_NAMES = ("validated", "applied", "committed", "first_send", "last_send")
 
 TARGETS: list[tuple[str, str, str, tuple[str, ...], float, bool]] = [
@@ -214,18 +222,21 @@ def render_doc(stored: dict[str, Figures]) -> str:
         "count from validation; mean / p95 in ms, p95 interpolated within Prometheus buckets). "
         "The two spans are differences of means: committed − applied (the write transaction, "
         "incl. waiting for the writer's turn) and first send − committed (notify, the room's "
-        "hand-over of the new step, rendering and compressing):"
+        "hand-over of the new step, rendering and compressing). Garbage collection inside "
+        "the window, all workers: full (generation 2) collections and their total wall ms, "
+        "then the younger ones (`skirmish_gc_pause_seconds`, app/gc_freeze.py; – where the "
+        "run predates that metric):"
     )
     lines.append("")
     lines.append(
         "| scenario | deployment | validated | applied | committed | first send | last send "
-        "| commit span (mean) | hand-over to fan-out (mean) |"
+        "| commit span (mean) | hand-over to fan-out (mean) | GC full: n / ms | GC young: n / ms |"
     )
-    lines.append("|---|---|---|---|---|---|---|---|---|")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, figures in sorted(stored.items()):
         for deploy, f in figures.items():
             if deploy != "meta" and f.get("stages_ms"):
-                lines.append(f"| {name} | {deploy} | {stage_cells(f)} |")
+                lines.append(f"| {name} | {deploy} | {stage_cells(f)} | {gc_cells(f)} |")
     lines.append("")
     for name, figures in sorted(stored.items()):
         sk, base = figures.get("skirmish"), figures.get("baseline")

@@ -44,7 +44,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.load_result import Gate, Result, render_text
 from bench.load_sockets import MatchRun, Viewer
-from bench.server_probe import Probe, percentiles, process_rss_mb, raise_file_limit, stage_summary
+from bench.server_probe import (
+    Probe,
+    gc_summary,
+    percentiles,
+    process_rss_mb,
+    raise_file_limit,
+    stage_summary,
+)
 
 MAX_SOCKETS = 5_000
 MAX_SECONDS = 180.0
@@ -286,6 +293,7 @@ class Run:
             bytes_per_delivery_wire=round(wire) if wire is not None else None,
             client_cpu_share=round((after.client_cpu - before.client_cpu) / window, 2),
             stages_ms=stages,
+            gc=gc_summary(before.metrics, after.metrics),
             reconnect_ms=percentiles(self.reconnects),
             sockets=sockets,
             matches_played=len(self.matches) + len(self.retired),

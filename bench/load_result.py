@@ -54,6 +54,8 @@ class Result:
     """RSS growth from before the matches were created to all sockets connected, per
     socket: an upper bound for an idle socket, since it includes the matches' states."""
     notes: list[str] = field(default_factory=list)
+    gc: dict[str, float] = field(default_factory=dict)
+    """Garbage collections inside the window, summed over workers (server_probe.gc_summary)."""
 
 
 def render_text(result: Result) -> str:
@@ -71,6 +73,8 @@ def render_text(result: Result) -> str:
         lines.append(f"  {cls:<10} {figures}")
     for stage, figures in result.stages_ms.items():
         lines.append(f"  stage {stage:<11} {figures}")
+    if result.gc:
+        lines.append(f"  gc {result.gc}")
     lines.append(
         f"  bytes/delivery text {result.bytes_per_delivery_text} wire "
         f"{result.bytes_per_delivery_wire}  RSS MB {result.rss_mb}"

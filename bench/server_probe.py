@@ -107,6 +107,13 @@ def scrape(urls: list[str]) -> dict[str, dict[float, float]]:
         except httpx.HTTPError:
             continue
         for family in text_string_to_metric_families(text):
+            if family.name in GC_FAMILIES:
+                for sample in family.samples:
+                    if sample.name.endswith("_total"):
+                        series = out.setdefault(GC_FAMILIES[family.name], {})
+                        generation = float(sample.labels["generation"])
+                        series[generation] = series.get(generation, 0.0) + sample.value
+                continue
             if family.name not in ("skirmish_action_stage_seconds", "skirmish_action_seconds"):
                 continue
             for sample in family.samples:
@@ -122,12 +129,35 @@ def scrape(urls: list[str]) -> dict[str, dict[float, float]]:
     return out
 
 
+GC_FAMILIES = {"skirmish_gc_pause_seconds": "gc_pause", "python_gc_collections": "gc_count"}
+"""Garbage collection per generation (app/gc_freeze.py; prometheus_client's own counts)."""
+
+
+def gc_summary(
+    before: dict[str, dict[float, float]], after: dict[str, dict[float, float]]
+) -> dict[str, float]:
+    """Collections and their wall time inside the window: full (gen 2) and younger."""
+    diff = {
+        name: {g: v - before.get(name, {}).get(g, 0.0) for g, v in after.get(name, {}).items()}
+        for name in ("gc_pause", "gc_count")
+    }
+    pause, count = diff["gc_pause"], diff["gc_count"]
+    return {
+        "full_collections": count.get(2.0, 0.0),
+        "full_pause_ms": round(pause.get(2.0, 0.0) * 1000, 1),
+        "young_collections": count.get(0.0, 0.0) + count.get(1.0, 0.0),
+        "young_pause_ms": round((pause.get(0.0, 0.0) + pause.get(1.0, 0.0)) * 1000, 1),
+    }
+
+
 def stage_summary(
     before: dict[str, dict[float, float]], after: dict[str, dict[float, float]]
 ) -> dict[str, dict[str, float]]:
     """Per stage inside the window: count, mean, and p50/p95 interpolated in the buckets."""
     out: dict[str, dict[str, float]] = {}
     for stage, series in after.items():
+        if stage in GC_FAMILIES.values():
+            continue
         old = before.get(stage, {})
         diff = {k: v - old.get(k, 0.0) for k, v in series.items()}
         count = diff.pop(-2.0, 0.0)
