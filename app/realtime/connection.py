@@ -45,37 +45,54 @@ class Connection:
         self._bucket = TokenBucket(limits.rate_per_second, limits.rate_burst)
         self._hellos = TokenBucket(limits.join_rate_per_second, limits.socket_join_burst)
         self._member: Member | None = None
+        self._receiving: asyncio.Task[Any] | None = None  # waiting for the next frame
+        self._interrupted = False  # _stop_receiving cancelled that wait
 
     async def serve(self) -> None:
         """Receive frames until the peer leaves, goes idle or is dropped as too slow;
         always leave the room, so a dropped laggard costs the match nothing more."""
+        self._outbox.on_drop = self._stop_receiving
         self._outbox.start()
-        dropped: asyncio.Future[Any] = asyncio.ensure_future(self._outbox.dropped.wait())
         try:
-            while (text := await self._receive(dropped)) is not None:
+            while (text := await self._receive()) is not None:
                 await self._handle(text)
         finally:
-            dropped.cancel()
             if self._member is not None:
                 await self._hub.leave(self._member)
             await self._outbox.stop()
 
-    async def _receive(self, dropped: asyncio.Future[Any]) -> str | None:
-        receive: asyncio.Future[Any] = asyncio.ensure_future(self._ws.receive())
-        done, _ = await asyncio.wait(
-            {receive, dropped},
-            timeout=self._limits.idle_timeout_seconds,
-            return_when=asyncio.FIRST_COMPLETED,
-        )
-        if receive not in done:
-            receive.cancel()
-            if not dropped.done():  # idle: the outbox closes with its own bounded wait
-                await self._outbox.close(GOING_AWAY, "idle")
+    def _stop_receiving(self) -> None:
+        """The outbox dropped this socket: stop waiting for its next frame. A frame being
+        handled is not interrupted (an action may be committing); the loop stops after it."""
+        if self._receiving is not None:
+            self._interrupted = True
+            self._receiving.cancel()
+
+    async def _receive(self) -> str | None:
+        """The next frame's text; None once the peer left, went idle or was dropped.
+
+        Awaited in the serving task itself, with no helper task per frame or per socket:
+        a worker holds thousands of idle sockets, and each task is memory the garbage
+        collector walks (app/gc_freeze.py).
+        """
+        if self._outbox.overflowed:
             return None
+        task = asyncio.current_task()
+        self._receiving = task
         try:
-            message = receive.result()
+            async with asyncio.timeout(self._limits.idle_timeout_seconds):
+                message = await self._ws.receive()
+        except TimeoutError:  # idle: the outbox closes with its own bounded wait
+            await self._outbox.close(GOING_AWAY, "idle")
+            return None
+        except asyncio.CancelledError:
+            if self._interrupted and task is not None and task.uncancel() == 0:
+                return None  # our own cancel (dropped); anything else stays a cancel
+            raise
         except WebSocketDisconnect:
             return None
+        finally:
+            self._receiving = None
         if message["type"] == "websocket.disconnect":
             return None
         if message.get("text") is not None:

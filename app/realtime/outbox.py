@@ -1,7 +1,7 @@
 """A socket's bounded send queue: fan-out never waits for a slow client.
 
 A client that falls ``limit`` frames behind is dropped: its queue is discarded, its
-connection leaves the room (``dropped`` is set) and the server tries to say 1013 ("try
+connection leaves the room (``on_drop`` is called) and the server tries to say 1013 ("try
 again later"). It reconnects with its last version and catches up from the action log.
 Closing never waits for the peer for more than ``CLOSE_WAIT_SECONDS``: a reader that
 does not read cannot hold a task of ours either.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Protocol
 
 TRY_AGAIN_LATER = 1013
@@ -32,7 +33,8 @@ class Outbox:
         self._task: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
         self.overflowed = False
-        self.dropped = asyncio.Event()
+        self.on_drop: Callable[[], None] | None = None
+        """Called once when the socket is dropped (the receive loop stops waiting)."""
         self._sending = False
 
     @property
@@ -52,7 +54,8 @@ class Outbox:
             self._queue.put_nowait(frame)
         except asyncio.QueueFull:
             self.overflowed = True
-            self.dropped.set()
+            if self.on_drop is not None:
+                self.on_drop()
             if self._task is not None:
                 self._task.cancel()
             self._closer = asyncio.create_task(self.close(TRY_AGAIN_LATER, "client too slow"))
