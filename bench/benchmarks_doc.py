@@ -78,7 +78,15 @@ TARGETS: list[tuple[str, str, str, tuple[str, ...], float, bool]] = [
         True,
     ),
     (
-        "RSS per connected socket (KB), nginx + 2 workers (S1N)",
+        "RSS per connected socket (KB), nginx + 2 workers (S1N), second half of the sockets",
+        "S1N",
+        "skirmish",
+        ("rss_kb_per_socket_marginal",),
+        40,
+        True,
+    ),
+    (
+        "RSS per connected socket (KB), nginx + 2 workers (S1N), whole setup incl. warm-up",
         "S1N",
         "skirmish",
         ("rss_kb_per_socket",),

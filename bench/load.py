@@ -180,7 +180,10 @@ class Run:
             self.spawn(self.keep_alive())
             started = time.perf_counter()
             rss_idle = [process_rss_mb(pid) for pid in config.pids]
-            await asyncio.gather(*(self.open_match(m) for m in self.matches))
+            half = len(self.matches) // 2
+            await asyncio.gather(*(self.open_match(m) for m in self.matches[:half]))
+            rss_half = [process_rss_mb(pid) for pid in config.pids]
+            await asyncio.gather(*(self.open_match(m) for m in self.matches[half:]))
             setup_seconds = time.perf_counter() - started
             rss_connected = [process_rss_mb(pid) for pid in config.pids]
             self.playing = True
@@ -220,6 +223,10 @@ class Run:
         if rss_idle and sockets:
             grown = sum(rss_connected) - sum(rss_idle)
             result.rss_kb_per_socket = round(1024 * grown / sockets, 1)
+            later = (len(self.matches) - half) * (2 + config.spectators)
+            if half and later:  # the second half only: no warm-up, no first-use imports
+                marginal = sum(rss_connected) - sum(rss_half)
+                result.rss_kb_per_socket_marginal = round(1024 * marginal / later, 1)
         return result
 
     async def keep_alive(self) -> None:

@@ -53,6 +53,9 @@ class Result:
     rss_kb_per_socket: float | None = None
     """RSS growth from before the matches were created to all sockets connected, per
     socket: an upper bound for an idle socket, since it includes the matches' states."""
+    rss_kb_per_socket_marginal: float | None = None
+    """The same over the second half of the matches only: what one more idle socket (and
+    its share of one more match) costs once the worker is warm; still an upper bound."""
     notes: list[str] = field(default_factory=list)
     gc: dict[str, float] = field(default_factory=dict)
     """Garbage collections inside the window, summed over workers (server_probe.gc_summary)."""
@@ -77,7 +80,8 @@ def render_text(result: Result) -> str:
         lines.append(f"  gc {result.gc}")
     lines.append(
         f"  bytes/delivery text {result.bytes_per_delivery_text} wire "
-        f"{result.bytes_per_delivery_wire}  RSS MB {result.rss_mb}"
+        f"{result.bytes_per_delivery_wire}  RSS MB {result.rss_mb}  KB/socket "
+        f"{result.rss_kb_per_socket} (marginal {result.rss_kb_per_socket_marginal})"
     )
     lines.append(f"  gate passed={result.gate['passed']} {result.gate}  errors {result.errors}")
     if result.reconnect_ms.get("n"):
