@@ -103,10 +103,9 @@ class PauseCollector(Collector):
             longest.add_metric([str(generation)], pauses.longest[generation])
         yield total
         yield longest
-        yield GaugeMetricFamily(
-            "skirmish_gc_frozen_objects",
-            "Objects frozen after full collections",
-            value=gc.get_freeze_count(),
+        # Not gc.get_freeze_count(): it walks every frozen object, in the event loop.
+        yield CounterMetricFamily(
+            "skirmish_gc_thaws", "Times the frozen objects were unfrozen", value=POLICY.thaws
         )
 
 

@@ -85,4 +85,4 @@ def test_pauses_are_exported_at_scrape_time() -> None:
         gc_freeze.POLICY.uninstall()
     values = dict(line.rsplit(" ", 1) for line in text.splitlines() if line[:1] != "#")
     assert float(values['skirmish_gc_pause_seconds_total{generation="2"}']) > 0
-    assert float(values["skirmish_gc_frozen_objects"]) > 0
+    assert "skirmish_gc_thaws_total" in values
