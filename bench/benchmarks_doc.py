@@ -52,6 +52,8 @@ def gc_cells(figures: Figures) -> str:
     gc = figures.get("gc") or {}
     if not gc:
         return "– | –"
+    if any(value < 0 for value in gc.values()):  # a worker's counters restarted (S4's kill)
+        return "– (a worker restarted) | –"
     full = f"{num(gc['full_collections'])} / {num(gc['full_pause_ms'])}"
     return f"{full} | {num(gc['young_collections'])} / {num(gc['young_pause_ms'])}"
 

@@ -142,6 +142,8 @@ def gc_summary(
         for name in ("gc_pause", "gc_count")
     }
     pause, count = diff["gc_pause"], diff["gc_count"]
+    if any(v < 0 for d in (pause, count) for v in d.values()):
+        return {}  # a worker restarted inside the window: its counters began again
     return {
         "full_collections": count.get(2.0, 0.0),
         "full_pause_ms": round(pause.get(2.0, 0.0) * 1000, 1),
