@@ -31,7 +31,7 @@ from app.games.dune_battle.state import GameState
 NAME = "dune_battle"
 TITLE = "Dune: the Battle"
 SEATS: tuple[str, ...] = FACTIONS
-RULES_VERSION = "dune-battle-1"
+RULES_VERSION = "dune-battle-2"  # 2: captured leaders keep their DB-7 binding (R-31)
 SEAT_OPTION = ("factions", 2, 6)
 """The option that lists the factions in play (platform hook: a lobby lets the creator pick)."""
 SNAPSHOT_VERSION = _serialize.SNAPSHOT_VERSION

@@ -47,6 +47,7 @@ def legal_actions(state: GameState, seat: str) -> list[dict[str, Any]]:
             *karama.karama_actions(state, seat),
             *truthtrance.truthtrance_actions(state, seat),
             *ghola.ghola_actions(state, seat),
+            *capture.kill_captured_actions(state, seat),
         ]
     if battle.step == "traitor":
         if resolve.traitor_turn(battle) != seat:
@@ -84,6 +85,7 @@ HANDLERS: dict[str, Handler] = {
     "decline_traitor": resolve.do_traitor,
     "capture": capture.do_capture,
     "capture_choice": capture.do_capture_choice,
+    "kill_captured": capture.do_kill_captured,
     "keep_cards": capture.do_keep_cards,
 }
 

@@ -8,7 +8,7 @@ its random playouts, so a leak or a lost card shows up with no game-specific tes
 from __future__ import annotations
 
 from app.games.base import Viewer
-from app.games.dune_battle.catalog import DECK, LEADERS
+from app.games.dune_battle.catalog import DECK, HAND_LIMIT, LEADERS
 from app.games.dune_battle.state import GameState
 from app.games.dune_battle.steps import PRE_STEPS
 
@@ -62,7 +62,7 @@ def secrets(state: GameState, viewer: Viewer) -> set[str]:
 
 
 def invariants(state: GameState) -> list[str]:
-    """Cards, forces and spice are conserved and never negative."""
+    """Cards, forces and spice are conserved and never negative; hand limits hold."""
     problems: list[str] = []
     cards = list(state.deck) + list(state.discard) + [c for f in state.factions for c in f.hand]
     if sorted(cards) != sorted(DECK):
@@ -74,6 +74,8 @@ def invariants(state: GameState) -> list[str]:
             problems.append(f"{fac.name}: board + Tanks + reserves != {state.options.forces}")
         if fac.spice < 0:
             problems.append(f"{fac.name}: negative spice")
+        if len(fac.hand) > HAND_LIMIT[fac.name]:
+            problems.append(f"{fac.name}: more than {HAND_LIMIT[fac.name]} cards in hand (§11.3)")
     if any(x.normal < 0 or x.elite < 0 for x in state.forces):
         problems.append("a negative force count")
     return problems

@@ -13,9 +13,11 @@ from typing import Any
 
 from app.games.base import Event, IllegalAction
 from app.games.dune_battle import rng
+from app.games.dune_battle.constraints import in_force, plan_ok, solutions
 from app.games.dune_battle.losses import discard, gain, kill_leader
 from app.games.dune_battle.plan import available_leaders
 from app.games.dune_battle.state import GameState
+from app.games.dune_battle.steps import PRE_STEPS, settle, turn_seat
 
 Result = tuple[GameState, list[Event]]
 KILL_SPICE = 2
@@ -71,6 +73,66 @@ def decider(state: GameState) -> str | None:
         "capture_choice": battle.winner,
         "keep_cards": battle.winner,
     }.get(battle.step)
+
+
+def captives(state: GameState, seat: str) -> list[str]:
+    """Captured leaders ``seat`` holds alive (G-12 variant)."""
+    return [
+        ld.id
+        for ld in state.leaders
+        if ld.controller == seat and ld.captured_from and ld.zone != "tanks"
+    ]
+
+
+def _kill_open(state: GameState, seat: str) -> bool:
+    """G-12 variant (option ``kill_captured_later``, R-32): in the Harkonnen's own turns
+    before reveal, like Karama, Truthtrance and Ghola (R-2)."""
+    battle = state.battle
+    return (
+        state.options.kill_captured_later
+        and battle is not None
+        and battle.step in PRE_STEPS
+        and not battle.stack
+        and turn_seat(state, battle) == seat
+    )
+
+
+def do_kill_captured(state: GameState, seat: str, action: dict[str, Any]) -> Result:
+    """Kill a leader captured earlier: face down to the Tanks, 2 spice now ([F], G-12)."""
+    if not _kill_open(state, seat):
+        raise IllegalAction("not_your_decision", "no captured leader may be killed now")
+    victim = action.get("leader")
+    if victim not in captives(state, seat):
+        raise IllegalAction("leader_unavailable", "you hold no such captured leader")
+    battle = state.battle
+    assert battle is not None
+    loser = state.leader(str(victim)).captured_from or ""
+    after = gain(kill_leader(state, str(victim), face_down=True), seat, KILL_SPICE)
+    lock = next((b.plan for b in battle.side(seat).bindings if b.kind == "lock" and b.plan), None)
+    if (lock is not None and not plan_ok(after, battle, seat, lock)) or not solutions(
+        after, battle, seat, in_force(after, battle, seat), 1
+    ):
+        raise IllegalAction("answer_unsatisfiable", "that leader is promised to a plan")
+    public = Event("leader_captured", {"by": seat, "from": loser, "choice": "kill"})
+    private = [
+        Event("capture_result", {"victim": victim, "choice": "kill"}, s) for s in (seat, loser)
+    ]
+    state, more = settle(after)
+    return state, [public, *private, *more]
+
+
+def kill_captured_actions(state: GameState, seat: str) -> list[dict[str, Any]]:
+    if not _kill_open(state, seat):
+        return []
+    out = []
+    for victim in captives(state, seat):
+        action = {"type": "kill_captured", "leader": victim}
+        try:
+            do_kill_captured(state, seat, action)
+        except IllegalAction:
+            continue
+        out.append(action)
+    return out
 
 
 def do_capture(state: GameState, seat: str, action: dict[str, Any]) -> Result:
@@ -132,12 +194,10 @@ def do_capture_choice(state: GameState, seat: str, action: dict[str, Any]) -> Re
         state = kill_leader(state, victim, face_down=True)
         state = gain(state, seat, KILL_SPICE)
     else:
+        # A victim that fought here this phase stays bound to this territory (DB-7,
+        # R-31); zone and territory are kept, only the controller changes.
         ld = state.leader(victim)
-        state = state.with_leader(
-            replace(
-                ld, controller=seat, captured_from=loser, zone="pool", territory=None, secret=True
-            )
-        )
+        state = state.with_leader(replace(ld, controller=seat, captured_from=loser, secret=True))
     public = Event("leader_captured", {"by": seat, "from": loser, "choice": choice})
     private = [
         Event("capture_result", {"victim": victim, "choice": choice}, s) for s in (seat, loser)

@@ -51,7 +51,15 @@ def _revive_leader(state: GameState, seat: str, leader: Any) -> GameState:
     if ld.zone != "tanks":
         raise IllegalAction("leader_unavailable", "that leader is not in the Tanks")
     return state.with_leader(
-        replace(ld, controller=seat, zone="pool", face_down=False, secret=False, captured_from=None)
+        replace(
+            ld,
+            controller=seat,
+            zone="pool",
+            face_down=False,
+            secret=False,
+            captured_from=None,
+            fought_for_captor=False,
+        )
     )
 
 

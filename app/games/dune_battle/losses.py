@@ -89,24 +89,27 @@ def prison_break(state: GameState) -> GameState:
         return state
     for ld in state.leaders:
         if ld.captured_from and ld.zone != "tanks":
-            home = replace(
+            home = replace(  # a leader that fought this phase stays bound there (DB-7)
                 ld,
                 controller=ld.captured_from,
                 captured_from=None,
-                zone="pool",
-                territory=None,
                 secret=False,
+                fought_for_captor=False,
             )
             state = state.with_leader(home)
     return state
 
 
 def leader_return(state: GameState) -> GameState:
-    """End of the Battle phase: leaders in territories go back to a pool (DB-7, DB-54)."""
+    """End of the Battle phase: leaders in territories go back to a pool (DB-7, DB-54).
+
+    A captured leader that fought for the Harkonnen this phase goes home (DB-54);
+    one captured this phase after fighting for its owner stays captured (R-31).
+    """
     for ld in state.leaders:
-        if ld.zone != "territory":
+        if ld.zone == "tanks" or (ld.zone != "territory" and not ld.fought_for_captor):
             continue
-        if ld.captured_from:
+        if ld.captured_from and ld.fought_for_captor:
             ld = replace(ld, controller=ld.captured_from, captured_from=None, secret=False)
-        state = state.with_leader(replace(ld, zone="pool", territory=None))
+        state = state.with_leader(replace(ld, zone="pool", territory=None, fought_for_captor=False))
     return state

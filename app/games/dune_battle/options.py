@@ -86,6 +86,7 @@ def validate_options(raw: Mapping[str, Any]) -> Options:
         captured_leader_traitor_to_owner=_bool(
             raw, "captured_leader_traitor_to_owner", d.captured_leader_traitor_to_owner
         ),
+        kill_captured_later=_bool(raw, "kill_captured_later", d.kill_captured_later),
         territory=_choice(raw, "territory", d.territory, tuple(TERRITORIES)),
         storm_sector=_int(raw, "storm_sector", d.storm_sector, 1, 18),
         forces=_int(raw, "forces", d.forces, 1, 20),

@@ -109,7 +109,14 @@ def _leader_stays(state: GameState, battle: Battle, leader: str | None) -> GameS
     if leader is None or leader not in LEADERS or state.leader(leader).zone == "tanks":
         return state
     ld = state.leader(leader)
-    return state.with_leader(replace(ld, zone="territory", territory=battle.territory))
+    return state.with_leader(
+        replace(
+            ld,
+            zone="territory",
+            territory=battle.territory,
+            fought_for_captor=ld.captured_from is not None,
+        )
+    )
 
 
 def _finish(
@@ -122,7 +129,10 @@ def _finish(
 ) -> Result:
     from app.games.dune_battle.capture import after_resolution
 
-    battle = replace(state.battle or battle, result=result, winner=winner, keepable=keep)
+    totals = tuple((f, int(v * 2)) for f, v in data.get("totals", {}).items())
+    battle = replace(
+        state.battle or battle, result=result, winner=winner, keepable=keep, totals=totals
+    )
     state = replace(state, battle=battle)
     event = Event("battle_resolved", {"result": result, "winner": winner, **data})
     state, more = after_resolution(state)

@@ -20,6 +20,7 @@ class Options:
     storm_battles: str = "same_sector"
     voice_targets: str = "seed"
     captured_leader_traitor_to_owner: bool = True
+    kill_captured_later: bool = False
     territory: str = "test_basin"
     storm_sector: int = 1
     forces: int = 10
@@ -53,6 +54,10 @@ class Leader:
     ``zone`` is ``pool`` (available), ``territory`` (fought and stays there
     until leader return, DB-7) or ``tanks``. ``captured_from`` is set while the
     Harkonnen hold it (§8); ``secret`` hides its identity from third parties.
+    ``fought_for_captor`` marks a captured leader that fought for the Harkonnen
+    this phase: it goes home at leader return (DB-54). A leader captured after
+    fighting for its owner keeps its ``territory`` binding (DB-7) but stays
+    captured at leader return (R-31).
     """
 
     id: str
@@ -62,6 +67,7 @@ class Leader:
     face_down: bool = False
     captured_from: str | None = None
     secret: bool = False
+    fought_for_captor: bool = False
 
 
 @dataclass(frozen=True)
@@ -169,6 +175,7 @@ class Battle:
     karama_played: tuple[str, ...] = ()
     result: str | None = None  # traitor | two_traitors | explosion | normal
     winner: str | None = None
+    totals: tuple[tuple[str, int], ...] = ()  # (faction, half-units) of a normal resolution
     keepable: tuple[str, ...] = ()
     capture_take: bool = False
     victim: str | None = None

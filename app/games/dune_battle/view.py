@@ -142,6 +142,7 @@ def _battle(state: GameState, battle: Battle, viewer: Viewer) -> dict[str, Any]:
         "elite_cancelled": battle.elite_cancelled,
         "result": battle.result,
         "winner": battle.winner,
+        "totals": {f: (v / 2 if v % 2 else v // 2) for f, v in battle.totals},
         "keepable": list(battle.keepable),
         "capture_declared": battle.capture_take,
     }

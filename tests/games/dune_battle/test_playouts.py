@@ -44,6 +44,7 @@ OPTION_SETS: list[dict[str, Any]] = [
     },
     {"factions": ["atreides", "emperor"], "storm_battles": "none", "storm_sector": 8},
     {"factions": ["bene_gesserit", "atreides", "harkonnen"], "bg_advisors": True},
+    {"factions": ["harkonnen", "fremen", "atreides", "emperor"], "kill_captured_later": True},
 ]
 
 

@@ -344,6 +344,17 @@ def test_t22_spice_dialing() -> None:
     assert s.faction("harkonnen").spice == 6
 
 
+def test_t22_spice_dialing_is_paid_by_a_winner_too() -> None:
+    s = stage(a="harkonnen", d="atreides", a_forces=8, advanced=True)
+    p = {
+        "harkonnen": plan("feyd_rautha", normal=6, spice=4),
+        "atreides": plan("wellington_yueh", normal=1, spice=1),
+    }
+    s, ev = fight(s, p)
+    assert resolved(ev)["winner"] == "harkonnen" and resolved(ev)["totals"]["harkonnen"] == 11
+    assert s.faction("harkonnen").spice == 6
+
+
 def _elite(d: str, **kw: object):  # type: ignore[no-untyped-def]
     return stage(
         a="emperor",

@@ -127,8 +127,10 @@ export function revealPanel(view, earlier) {
   let result = null;
   if (b.result) {
     const winner = b.winner ? dt("ui.winner", { faction: factionName(b.winner) }) : dt("ui.no_winner");
+    const totals = Object.entries(b.totals || {}).map(([f, n]) => `${factionName(f)} ${n}`).join(" : ");
     result = h("p", { class: "db-result", dataset: { result: b.result, winner: b.winner || "" } },
-      dt(`results.${b.result}`, {}, b.result), " — ", winner);
+      dt(`results.${b.result}`, {}, b.result), " — ", winner,
+      totals ? h("span", { class: "db-totals", dataset: { field: "totals" } }, ` (${totals})`) : null);
   }
   return h("section", { class: ["panel", "db-reveal", previous && "is-previous"], "aria-labelledby": "db-reveal-title", dataset: { previous: String(previous) } },
     h("h2", { id: "db-reveal-title" }, dt(previous ? "ui.previous_reveal_title" : "ui.reveal_title", { territory: territoryName(view, b.territory) })),

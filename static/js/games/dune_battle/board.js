@@ -124,6 +124,8 @@ function factionPanel(view, faction) {
   ];
   if (mine && info.spice !== undefined) counts.push(dt("ui.spice", { n: info.spice }));
   if (mine && info.kh_counter !== undefined) counts.push(dt("ui.kh_counter", { n: info.kh_counter }));
+  if (info.kh_in_tanks) counts.push(dt("ui.kh_in_tanks")); // public: it died in a revealed plan (R-20)
+  if (faction === "atreides" && info.special_karama_used) counts.push(dt("ui.special_karama_spent"));
   return h("section", {
     class: ["panel", "db-faction", `db-f-${faction}`, mine && "is-mine", active && "is-active"],
     "aria-labelledby": `db-fac-${faction}`, dataset: { faction },

@@ -11,7 +11,7 @@ const GROUP_ORDER = [
   "traitor", "capture", "capture_choice", "keep_cards", "karama", "ghola", "truthtrance", "pass",
 ];
 // Kinds whose options read as one row of buttons under one heading.
-const MERGED = { call_traitor: "traitor", decline_traitor: "traitor" };
+const MERGED = { call_traitor: "traitor", decline_traitor: "traitor", kill_captured: "capture_choice" };
 
 function optionButton(ctx, action) {
   return h("li", {}, h("button", {

@@ -156,6 +156,8 @@ export function actionLabel(view, a) {
       const s = leaderStrength(view, a.leader);
       return dt("actions.pick_traitor", { leader: leaderName(view, a.leader), strength: s ?? "?" });
     }
+    case "kill_captured": // option kill_captured_later (G-12 variant, R-32)
+      return `${leaderName(view, a.leader)}: ${dt("actions.capture_kill")}`;
     case "choose_battle":
       return dt("actions.choose_battle", { territory: territoryName(view, a.territory), sectors: sectorsText(a.sectors), opponent: factionName(a.opponent) });
     case "voice":
