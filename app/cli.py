@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from typing import Any
 
 import asyncpg
 import uvicorn
@@ -54,10 +55,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> None:
         host=args.host,
         port=args.port,
         workers=args.workers,
-        ws_max_size=limits.max_frame_bytes * 16,
-        ws_ping_interval=limits.heartbeat_seconds,
-        ws_ping_timeout=limits.heartbeat_seconds,
-        ws_per_message_deflate=settings.server.ws_per_message_deflate,
+        **websocket_options(settings),
         proxy_headers=args.proxy_headers,
         forwarded_allow_ips=args.forwarded_allow_ips,
         log_config=log_config(settings.observability),
@@ -65,6 +63,19 @@ def serve(settings: Settings, args: argparse.Namespace) -> None:
         # A peer that never reads must not hold a SIGTERM open (docs/reliability.md).
         timeout_graceful_shutdown=limits.shutdown_grace_seconds,
     )
+
+
+def websocket_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's WebSocket settings, shared by ``serve`` and the tests' live server, so
+    the tests exercise the stack that production runs."""
+    limits = settings.limits
+    return {
+        "ws": settings.server.ws_protocol,
+        "ws_max_size": limits.max_frame_bytes * 16,
+        "ws_ping_interval": limits.heartbeat_seconds,
+        "ws_ping_timeout": limits.heartbeat_seconds,
+        "ws_per_message_deflate": settings.server.ws_per_message_deflate,
+    }
 
 
 def migrate(url: str) -> None:

@@ -84,6 +84,11 @@ class ServerSettings(BaseModel):
     # CPU (docs/benchmarks.md). Clients that ask in their hello get large frames compressed
     # once per audience instead (docs/protocol.md §3.4), so it is off by default.
     ws_per_message_deflate: bool = False
+    # uvicorn's WebSocket implementation. The sans-I/O one writes frames straight to the
+    # transport and keeps no tasks of its own per connection (the legacy "websockets" one
+    # keeps three, plus a stream reader): less memory per socket and fewer hops per frame
+    # (docs/benchmarks.md, session 4).
+    ws_protocol: Literal["websockets-sansio", "websockets", "wsproto"] = "websockets-sansio"
     # Full garbage collections scan only objects made since the last one (app/gc_freeze.py):
     # survivors are frozen, and thawed every gc_thaw_seconds so dead cycles are reclaimed.
     gc_freeze: bool = True

@@ -1,13 +1,14 @@
 """The bare fan-out baseline: the same protocol subset, no rules, no database.
 
 Why: "deliveries per server CPU-second" means little alone. This server runs on the same
-stack as Skirmish (Starlette WebSockets on uvicorn, same frame-size limit, same ping and
-per-message-deflate settings) and speaks just enough of docs/protocol.md for bench/load.py
-to drive it unchanged: create and join over REST, ``hello`` → ``welcome`` + ``state``,
-``act`` → ``ack`` + one ``state`` frame per socket. Each version's three frames (two seats,
-spectators) are built by string formatting around one pre-encoded board, so what is left
-is the cost of receiving, acknowledging and fanning out. The ratio of Skirmish's
-deliveries per CPU-second to this one's is the price of rules, database and rendering.
+stack as Skirmish (Starlette WebSockets on uvicorn, the same WebSocket implementation,
+frame-size limit, ping and per-message-deflate settings) and speaks just enough of
+docs/protocol.md for bench/load.py to drive it unchanged: create and join over REST,
+``hello`` → ``welcome`` + ``state``, ``act`` → ``ack`` + one ``state`` frame per socket.
+Each version's three frames (two seats, spectators) are built by string formatting around
+one pre-encoded board, so what is left is the cost of receiving, acknowledging and fanning
+out. The ratio of Skirmish's deliveries per CPU-second to this one's is the price of rules,
+database and rendering.
 
 The board is a real Invaders spectator view (random play from a fixed seed until the view
 is at least ``--view-bytes`` long), so frames have the size and the compressibility of real
@@ -178,18 +179,24 @@ def create_app(board: str) -> Starlette:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from app.config import LimitSettings
+    from app.config import LimitSettings, ServerSettings
 
     parser = argparse.ArgumentParser(description="bare WebSocket fan-out baseline")
     parser.add_argument("--port", type=int, default=8100)
     parser.add_argument("--view-bytes", type=int, default=17_000)
     parser.add_argument("--no-deflate", action="store_true")
+    parser.add_argument(
+        "--ws",
+        default=ServerSettings().ws_protocol,
+        help="uvicorn's WebSocket implementation; the same as Skirmish's by default",
+    )
     args = parser.parse_args(argv)
     limits = LimitSettings()
     uvicorn.run(
         create_app(board_text(args.view_bytes)),
         host="127.0.0.1",
         port=args.port,
+        ws=args.ws,
         ws_max_size=limits.max_frame_bytes * 16,
         ws_ping_interval=limits.heartbeat_seconds,
         ws_ping_timeout=limits.heartbeat_seconds,

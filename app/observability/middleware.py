@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.observability import metrics
 from app.observability.logging import match_id, request_id
+from app.realtime.wire import SERVER_SEND
 
 HEADER = b"x-request-id"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
@@ -34,6 +35,8 @@ class RequestContext:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        if scope["type"] == "websocket":  # the server's own send, for direct writes
+            scope[SERVER_SEND] = send
         rid = incoming_id(scope) or uuid.uuid4().hex
         found = _MATCH_PATH.match(scope.get("path", ""))
         tokens = (request_id.set(rid), match_id.set(found.group(1) if found else None))

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import zlib
 
+from app.realtime.wire import frame_bytes
+
 DEFLATE_RAW = "deflate-raw"
 MIN_BYTES = 1024
 """Frames shorter than this (acks, errors, presence) are sent as text."""
@@ -33,13 +35,22 @@ def inflate_raw(data: bytes) -> str:
 
 
 class Encoded:
-    """One frame's text and, once a compressing socket needs it, its compressed bytes."""
+    """One frame's text and, once a socket needs them, its compressed bytes and the whole
+    WebSocket frames of either (wire.py)."""
 
-    __slots__ = ("_compressed", "text")
+    __slots__ = ("_compressed", "_wire", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._compressed: bytes | None = None
+        self._wire: dict[bool, bytes] = {}
+
+    def wire(self, compress: bool) -> bytes:
+        """The complete WebSocket frame a socket with this ``compress`` choice gets."""
+        framed = self._wire.get(compress)
+        if framed is None:
+            framed = self._wire[compress] = frame_bytes(self.for_socket(compress))
+        return framed
 
     def for_socket(self, compress: bool) -> str | bytes:
         if not compress or len(self.text) < MIN_BYTES:

@@ -19,6 +19,7 @@ from app.realtime import protocol
 from app.realtime.hub import Hub, Member
 from app.realtime.outbox import Outbox
 from app.realtime.throttle import Guard, TokenBucket
+from app.realtime.wire import direct_writer
 
 GOING_AWAY = 1001
 log = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ class Connection:
         self._limits = limits
         self._address = address
         self._guard: Guard = hub.guard
-        self._outbox = Outbox(websocket, limits.send_queue_frames)
+        self._outbox = Outbox(websocket, limits.send_queue_frames, direct_writer(websocket.scope))
         self._bucket = TokenBucket(limits.rate_per_second, limits.rate_burst)
         self._hellos = TokenBucket(limits.join_rate_per_second, limits.socket_join_burst)
         self._member: Member | None = None

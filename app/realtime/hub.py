@@ -44,7 +44,7 @@ class Member:
     """The socket asked for large frames compressed (compression.py)."""
 
     def send(self, frame: Encoded) -> None:
-        self.outbox.push(frame.for_socket(self.compress))
+        self.outbox.push_encoded(frame, self.compress)
 
 
 @dataclass(eq=False)

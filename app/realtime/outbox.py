@@ -5,6 +5,11 @@ connection leaves the room (``on_drop`` is called) and the server tries to say 1
 again later"). It reconnects with its last version and catches up from the action log.
 Closing never waits for the peer for more than ``CLOSE_WAIT_SECONDS``: a reader that
 does not read cannot hold a task of ours either.
+
+With a ``DirectWriter`` (wire.py), a frame pushed while nothing is queued or being sent is
+written to the transport at once, without a hop through the send task; anything else (a
+backlog, a paused transport, a closing socket) takes the queue, so order and backpressure
+are those of the queue.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from typing import Protocol
+
+from app.realtime.compression import Encoded
+from app.realtime.wire import DirectWriter, frame_bytes
 
 TRY_AGAIN_LATER = 1013
 CLOSE_WAIT_SECONDS = 1.0
@@ -27,8 +35,9 @@ class TextSocket(Protocol):
 
 
 class Outbox:
-    def __init__(self, socket: TextSocket, limit: int) -> None:
+    def __init__(self, socket: TextSocket, limit: int, direct: DirectWriter | None = None) -> None:
         self._socket = socket
+        self._direct = direct
         self._queue: asyncio.Queue[str | bytes | None] = asyncio.Queue(limit)
         self._task: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
@@ -46,8 +55,22 @@ class Outbox:
         self._task = asyncio.create_task(self._drain())
 
     def push(self, frame: str | bytes) -> None:
-        """Queue a frame (bytes: a compressed one, sent as a binary message); on overflow
+        """Send a frame (bytes: a compressed one, sent as a binary message); on overflow
         drop the socket rather than block the whole match."""
+        if self._direct is not None and self.idle and not self.overflowed:  # noqa: SIM102
+            if self._direct.write(frame_bytes(frame)):
+                return
+        self._enqueue(frame)
+
+    def push_encoded(self, frame: Encoded, compress: bool) -> None:
+        """Send one audience's frame; written directly, its wire bytes are built once for
+        every socket of the audience."""
+        if self._direct is not None and self.idle and not self.overflowed:  # noqa: SIM102
+            if self._direct.write(frame.wire(compress)):
+                return
+        self._enqueue(frame.for_socket(compress))
+
+    def _enqueue(self, frame: str | bytes) -> None:
         if self.overflowed:
             return
         try:

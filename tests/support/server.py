@@ -7,6 +7,7 @@ import time
 
 import uvicorn
 
+from app.cli import websocket_options
 from app.config import Settings
 from app.main import create_app
 from tests.support.services import free_port
@@ -20,7 +21,7 @@ class LiveServer:
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
-            ws_max_size=settings.limits.max_frame_bytes * 16,
+            **websocket_options(settings),
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
