@@ -32,7 +32,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     bus = create_bus(settings.bus, settings.database.url)
     pepper = settings.security.seat_secret_pepper.get_secret_value()
     service = MatchService(create_session_factory(engine), pepper, bus.publish)
-    guard = create_guard(settings.limits, settings.bus)  # Redis-shared with a Redis bus
+    # shared by the workers in the bus's Redis or PostgreSQL (app/realtime/shared_limits.py)
+    guard = create_guard(settings.limits, settings.bus, settings.database.url)
     hub = Hub(service, settings.limits, bus, guard=guard)
     bus.subscribe(service.observe)
     bus.subscribe(hub.on_version)

@@ -14,6 +14,7 @@ from sqlalchemy import (
     ForeignKey,
     MetaData,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -129,3 +130,44 @@ class MatchClock(Base):
     deadline_version: Mapped[int | None] = mapped_column(nullable=True)
     absent_since: Mapped[dict[str, Any]] = mapped_column(JSONDoc, default=dict)
     bot_seats: Mapped[list[str]] = mapped_column(JSONDoc, default=list)
+
+
+class LimitBucket(Base):
+    """A per-IP token bucket shared by the workers of a PostgreSQL bus (app/realtime/pg_limits.py).
+
+    ``key`` is ``<prefix>:<action|join>:<address>``; ``tokens`` were left at ``stamp``
+    (the database's clock). A missing row is a full bucket, so a row is pruned once
+    ``expires_at`` (when it would be full again) has passed. The three ``limit_*`` tables
+    are UNLOGGED on PostgreSQL (migration 652d408222c8): a crash may empty them, harmlessly.
+    """
+
+    __tablename__ = "limit_buckets"
+
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    tokens: Mapped[float] = mapped_column(Float)
+    stamp: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class LimitWorker(Base):
+    """A worker's lease on its socket counts (``LimitSocket``); renewed while it runs."""
+
+    __tablename__ = "limit_workers"
+
+    worker: Mapped[str] = mapped_column(String(64), primary_key=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class LimitSocket(Base):
+    """The sockets one worker holds for one address (``<prefix>:<address>``).
+
+    They count while the worker's lease runs; pruning an expired lease deletes them.
+    """
+
+    __tablename__ = "limit_sockets"
+
+    worker: Mapped[str] = mapped_column(
+        ForeignKey("limit_workers.worker", ondelete="CASCADE"), primary_key=True
+    )
+    address: Mapped[str] = mapped_column(Text, primary_key=True, index=True)
+    sockets: Mapped[int]

@@ -167,11 +167,22 @@ class ClockKeeper:
                 log.warning("clock tick failed", exc_info=True)
             await asyncio.sleep(self._tick)
 
-    async def fresh_grace(self) -> None:
-        """On start, absent seats get a whole grace again: nobody could reconnect to a
-        server that was down, so downtime must not count as abandonment. Deadlines, on
-        the other hand, stand: they are absolute times kept in the database."""
+    async def fresh_grace(self, now: datetime | None = None) -> None:
+        """On start after the whole service was down, absent seats get a whole grace
+        again: nobody could reconnect to a server that was down, so downtime must not
+        count as abandonment. Deadlines, on the other hand, stand: they are absolute
+        times kept in the database.
+
+        If another worker renewed a presence lease within the last lease, the service
+        stayed up (a rolling restart, a crashed worker): absent players could reconnect
+        all along, so their absences keep counting from when they began.
+        """
+        now = now or utcnow()
         async with self._sessions() as session, session.begin():
+            if self._held is not None and await self._leases.renewed_since(
+                session, now - self._lease
+            ):
+                return
             await session.execute(update(MatchClock).values(absent_since={}))
 
     async def tick(self, now: datetime | None = None) -> None:

@@ -52,6 +52,11 @@ class PresenceLeases:
                 await session.execute(update(Seat).where(expired).values(connected=False))
         await self._announce(stale)
 
+    async def renewed_since(self, session: AsyncSession, moment: datetime) -> bool:
+        """True when some worker renewed a seat's lease at ``moment`` or later."""
+        query = select(Seat.id).where(Seat.seen_at >= moment).limit(1)
+        return (await session.execute(query)).first() is not None
+
     @staticmethod
     async def _versions(session: AsyncSession, condition: ColumnElement[bool]) -> dict[str, int]:
         query = (

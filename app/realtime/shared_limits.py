@@ -1,5 +1,9 @@
 """Per-IP limits shared by every worker through Redis (``SKIRMISH_BUS__BACKEND=redis``).
 
+``SharedGuard`` is what every shared backend has in common: this worker's socket counts
+(the truth), the lease task, the bounded calls and the fallback to local limits. Redis
+(here) and PostgreSQL (``app/realtime/pg_limits.py``) supply only the calls themselves.
+
 Why: ``AddressGuard`` counts in one worker's memory, so behind N workers an address got N
 times its budget. Here every worker asks the Redis it already uses for the bus, so an
 address has one budget across the cluster, with the same refusals and error codes.
@@ -70,18 +74,20 @@ log = logging.getLogger(__name__)
 LEASE_SECONDS = 6.0
 """How long a worker's socket counts outlive its last renewal (its death, after kill -9)."""
 CALL_TIMEOUT_SECONDS = 0.5
-"""The longest an action, join or socket waits for Redis before local limits answer."""
+"""The longest an action, join or socket waits for the shared store before local limits answer."""
 RETRY_SECONDS = 1.0
-"""How often an unreachable Redis is probed."""
+"""How often an unreachable store is probed."""
 WARN_EVERY_SECONDS = 60.0
-"""At most one warning per interval while Redis stays unreachable."""
+"""At most one warning per interval while the store stays unreachable."""
 
 FALLBACKS = MetricCounter(
     "skirmish_limits_fallback_total",
-    "Per-IP checks answered by this worker's memory because Redis was unreachable",
+    "Per-IP checks answered by this worker's memory because the shared store was unreachable",
     ["check"],
 )
-SHARED = Gauge("skirmish_limits_shared", "1 while the per-IP limits are counted in Redis")
+SHARED = Gauge(
+    "skirmish_limits_shared", "1 while the per-IP limits are counted in Redis or PostgreSQL"
+)
 
 TAKE_TOKEN = """
 local rate, burst, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
@@ -143,51 +149,78 @@ def refill_ms(rate: float, burst: int) -> int:
     return math.ceil(min(seconds, 86_400.0) * 1000) + 1000
 
 
-class RedisGuard:
-    """The ``Guard`` of a multi-worker deployment: one per-IP budget for the whole cluster."""
+class SharedGuard:
+    """A ``Guard`` whose per-IP budget is the whole cluster's, kept in a shared store.
+
+    Subclasses say how to talk to the store (``_take_token``, ``_open_shared``,
+    ``_close_shared``, ``_renew_shared``, ``_withdraw_shared``, ``_dispose``) and which
+    exceptions mean "unreachable" (``failures``). Everything else is here: this worker's
+    socket counts, the order of opens, closes and renewals, the lease task, the bound on
+    every call and the fallback to this worker's ``AddressGuard``.
+    """
+
+    store = "the shared store"
+    """Named in the warnings."""
+    failures: tuple[type[BaseException], ...] = (OSError, TimeoutError)
 
     def __init__(
         self,
         limits: LimitSettings,
-        url: str,
-        prefix: str,
         *,
         lease_seconds: float = LEASE_SECONDS,
         timeout_seconds: float = CALL_TIMEOUT_SECONDS,
         retry_seconds: float = RETRY_SECONDS,
     ) -> None:
         self._limits = limits
-        self._prefix = prefix
         self._lease_ms = max(1, round(lease_seconds * 1000))
         self._timeout = timeout_seconds
         self._retry = retry_seconds
         self.worker = uuid.uuid4().hex[:16]
-        self.local = AddressGuard(limits)  # answers while Redis is unreachable
+        self.local = AddressGuard(limits)  # answers while the store is unreachable
         self._sockets: Counter[str] = Counter()  # this worker's open sockets: the truth
         self._turns = asyncio.Lock()  # opens, closes and renewals of this worker
         self._snapshots = 0  # renewals that read this worker's counts, so far
-        self._written = 0  # the latest of them that reached Redis
+        self._written = 0  # the latest of them that reached the store
         self._up = True
         self._warned_at = -math.inf
         self._task: asyncio.Task[None] | None = None
-        self._client: Any = redis.from_url(
-            url,
-            client_name=f"skirmish-limits-{self.worker}",
-            socket_connect_timeout=timeout_seconds,
-            socket_timeout=timeout_seconds,
-            retry=Retry(NoBackoff(), 1),  # one quick retry (a pooled socket gone stale)
-        )
-        self._take_token = self._client.register_script(TAKE_TOKEN)
-        self._open = self._client.register_script(OPEN_SOCKET)
-        self._close = self._client.register_script(CLOSE_SOCKET)
-        self._renew = self._client.register_script(RENEW_LEASE)
-        self._workers_key = f"{prefix}:workers"
-        self._own_key = f"{prefix}:sockets:{self.worker}"
         SHARED.set(1)
+
+    # What a store provides.
+
+    async def _take_token(self, kind: str, address: str, rate: float, burst: int) -> bool:
+        """Take a token of ``address``'s ``kind`` bucket if there is one, atomically."""
+        raise NotImplementedError
+
+    async def _open_shared(self, address: str, cap: int) -> bool:
+        """Count a socket on this worker if the live workers hold fewer than ``cap``."""
+        raise NotImplementedError
+
+    async def _close_shared(self, address: str) -> bool:
+        """Uncount a socket of this worker (True once done)."""
+        raise NotImplementedError
+
+    async def _renew_shared(self, counts: dict[str, int]) -> bool:
+        """Extend this worker's lease and make its stored counts exactly ``counts``."""
+        raise NotImplementedError
+
+    async def _withdraw_shared(self) -> bool:
+        """Remove this worker's lease and counts."""
+        raise NotImplementedError
+
+    async def _dispose(self) -> None:
+        """Let go of the connections."""
+
+    async def _bounded(self, call: Callable[[], Awaitable[T]]) -> T:
+        """``call``, abandoned (TimeoutError) after the call timeout."""
+        async with asyncio.timeout(self._timeout):
+            return await call()
+
+    # The ``Guard`` interface.
 
     @property
     def shared(self) -> bool:
-        """True while the limits are counted in Redis, False while they fall back."""
+        """True while the limits are counted in the store, False while they fall back."""
         return self._up
 
     async def check_action(self, address: str) -> errors.MatchError | None:
@@ -215,12 +248,7 @@ class RedisGuard:
         """Count a socket of ``address``; raise ``too_many_sockets`` past the cluster's cap."""
         cap = self._limits.max_sockets_per_ip
         async with self._turns:
-            allowed = await self._shared(
-                lambda: self._open(
-                    keys=[self._workers_key, self._own_key],
-                    args=[self.worker, address, cap, self._lease_ms, f"{self._prefix}:sockets:"],
-                )
-            )
+            allowed = await self._shared(lambda: self._open_shared(address, cap))
             if allowed is None:
                 FALLBACKS.labels("socket").inc()
                 allowed = self._sockets[address] < cap  # this worker's share only
@@ -229,14 +257,14 @@ class RedisGuard:
             self._sockets[address] += 1
 
     async def close_socket(self, address: str) -> None:
-        """Forget a socket of ``address``: locally at once, in Redis as soon as it answers."""
+        """Forget a socket of ``address``: locally at once, in the store as soon as it answers."""
         self._sockets[address] -= 1  # before any await: even a cancelled close is counted
         if self._sockets[address] <= 0:
             del self._sockets[address]
         seen = self._snapshots
         async with self._turns:
             if self._written <= seen:  # else a renewal that read the lower count wrote it
-                await self._shared(lambda: self._close(keys=[self._own_key], args=[address]))
+                await self._shared(lambda: self._close_shared(address))
 
     def sockets(self, address: str) -> int:
         """The sockets of ``address`` on this worker."""
@@ -255,23 +283,17 @@ class RedisGuard:
                 await self._task
             self._task = None
         if self._up:
-            await self._shared(self._withdraw)
+            await self._shared(self._withdraw_shared)
         with contextlib.suppress(Exception):
-            await self._client.aclose()
+            await self._dispose()
 
-    async def _withdraw(self) -> None:
-        async with self._client.pipeline(transaction=True) as pipe:
-            await pipe.delete(self._own_key).zrem(self._workers_key, self.worker).execute()
+    # The machinery.
 
     async def _take(self, kind: str, address: str, rate: float, burst: int) -> bool | None:
-        key = f"{self._prefix}:bucket:{kind}:{address}"
-        taken = await self._shared(
-            lambda: self._take_token(keys=[key], args=[rate, burst, refill_ms(rate, burst)])
-        )
-        return None if taken is None else bool(taken)
+        return await self._shared(lambda: self._take_token(kind, address, rate, burst))
 
     async def _keep_lease(self) -> None:
-        """Renew every third of a lease; probe every ``RETRY_SECONDS`` while Redis is away."""
+        """Renew every third of a lease; probe every ``RETRY_SECONDS`` while the store is away."""
         while True:
             try:
                 await self._renew_lease()
@@ -281,24 +303,21 @@ class RedisGuard:
 
     async def _renew_lease(self) -> None:
         async with self._turns:
-            counts = [str(x) for pair in self._sockets.items() for x in pair]
+            counts = dict(self._sockets)
             self._snapshots += 1
             snapshot = self._snapshots
-            args: list[str | int] = [self.worker, self._lease_ms, *counts]
-            keys = [self._workers_key, self._own_key]
-            done = await self._shared(lambda: self._renew(keys=keys, args=args), probe=True)
+            done = await self._shared(lambda: self._renew_shared(counts), probe=True)
             if done is not None:
                 self._written = snapshot
                 self._recovered()
 
     async def _shared(self, call: Callable[[], Awaitable[T]], probe: bool = False) -> T | None:
-        """The answer of ``call`` from Redis, or None when Redis is (known to be) away."""
+        """The answer of ``call`` from the store, or None when it is (known to be) away."""
         if not (self._up or probe):
             return None
         try:
-            async with asyncio.timeout(self._timeout):
-                return await call()
-        except (RedisError, OSError, TimeoutError) as exc:
+            return await self._bounded(call)
+        except self.failures as exc:
             self._went_away(exc)
             return None
 
@@ -309,14 +328,83 @@ class RedisGuard:
         if now - self._warned_at >= WARN_EVERY_SECONDS:
             self._warned_at = now
             log.warning(
-                "Redis unreachable (%s: %s): per-IP limits are counted by this worker alone "
+                "%s unreachable (%s: %s): per-IP limits are counted by this worker alone "
                 "until it answers",
+                self.store,
                 type(exc).__name__,
                 exc,
             )
 
     def _recovered(self) -> None:
         if not self._up:
-            log.info("Redis answers again: per-IP limits are shared by the cluster again")
+            log.info("%s answers again: per-IP limits are shared by the cluster again", self.store)
         self._up = True
         SHARED.set(1)
+
+
+class RedisGuard(SharedGuard):
+    """The shared ``Guard`` of a deployment with a Redis bus: one budget in that Redis."""
+
+    store = "Redis"
+    failures = (RedisError, OSError, TimeoutError)
+
+    def __init__(
+        self,
+        limits: LimitSettings,
+        url: str,
+        prefix: str,
+        *,
+        lease_seconds: float = LEASE_SECONDS,
+        timeout_seconds: float = CALL_TIMEOUT_SECONDS,
+        retry_seconds: float = RETRY_SECONDS,
+    ) -> None:
+        super().__init__(
+            limits,
+            lease_seconds=lease_seconds,
+            timeout_seconds=timeout_seconds,
+            retry_seconds=retry_seconds,
+        )
+        self._prefix = prefix
+        self._client: Any = redis.from_url(
+            url,
+            client_name=f"skirmish-limits-{self.worker}",
+            socket_connect_timeout=timeout_seconds,
+            socket_timeout=timeout_seconds,
+            retry=Retry(NoBackoff(), 1),  # one quick retry (a pooled socket gone stale)
+        )
+        self._take_script = self._client.register_script(TAKE_TOKEN)
+        self._open = self._client.register_script(OPEN_SOCKET)
+        self._close = self._client.register_script(CLOSE_SOCKET)
+        self._renew = self._client.register_script(RENEW_LEASE)
+        self._workers_key = f"{prefix}:workers"
+        self._own_key = f"{prefix}:sockets:{self.worker}"
+
+    async def _take_token(self, kind: str, address: str, rate: float, burst: int) -> bool:
+        key = f"{self._prefix}:bucket:{kind}:{address}"
+        taken = await self._take_script(keys=[key], args=[rate, burst, refill_ms(rate, burst)])
+        return bool(taken)
+
+    async def _open_shared(self, address: str, cap: int) -> bool:
+        allowed = await self._open(
+            keys=[self._workers_key, self._own_key],
+            args=[self.worker, address, cap, self._lease_ms, f"{self._prefix}:sockets:"],
+        )
+        return bool(allowed)
+
+    async def _close_shared(self, address: str) -> bool:
+        await self._close(keys=[self._own_key], args=[address])
+        return True
+
+    async def _renew_shared(self, counts: dict[str, int]) -> bool:
+        flat = [str(x) for pair in counts.items() for x in pair]
+        args: list[str | int] = [self.worker, self._lease_ms, *flat]
+        await self._renew(keys=[self._workers_key, self._own_key], args=args)
+        return True
+
+    async def _withdraw_shared(self) -> bool:
+        async with self._client.pipeline(transaction=True) as pipe:
+            await pipe.delete(self._own_key).zrem(self._workers_key, self.worker).execute()
+        return True
+
+    async def _dispose(self) -> None:
+        await self._client.aclose()

@@ -11,11 +11,11 @@ Where the per-IP state lives depends on the deployment (``create_guard``):
 - several workers with a Redis bus: Redis, so the budget is the cluster's and not N times
   it (``app/realtime/shared_limits.py``, which falls back to this module's in-memory
   limits while Redis is unreachable);
-- several workers with the PostgreSQL bus: still per worker, so an address gets at most N
-  times the budget (bounded, documented in docs/reliability.md).
+- several workers with the PostgreSQL bus: that database, the same way
+  (``app/realtime/pg_limits.py``, with the same fallback).
 
-The ``Guard`` interface is async because the shared one asks Redis; the in-memory classes
-stay synchronous, so the socket's own bucket costs no await.
+The ``Guard`` interface is async because the shared ones ask Redis or PostgreSQL; the
+in-memory classes stay synchronous, so the socket's own bucket costs no await.
 """
 
 from __future__ import annotations
@@ -165,10 +165,18 @@ class MemoryGuard:
         return None
 
 
-def create_guard(limits: LimitSettings, bus: BusSettings) -> Guard:
-    """Redis-shared limits when the workers already share a Redis bus, else this worker's."""
+def create_guard(limits: LimitSettings, bus: BusSettings, database_url: str | None = None) -> Guard:
+    """Limits shared where the workers already share a bus, else this worker's.
+
+    A Redis bus shares them in that Redis, the PostgreSQL bus in the database at
+    ``database_url`` (the bus's own; without it they stay this worker's).
+    """
     if bus.backend == "redis":
         from app.realtime.shared_limits import RedisGuard
 
         return RedisGuard(limits, bus.url, f"{bus.channel}:limits")
+    if bus.backend == "postgresql" and database_url is not None:
+        from app.realtime.pg_limits import PostgresGuard
+
+        return PostgresGuard(limits, database_url, f"{bus.channel}:limits")
     return MemoryGuard(limits)

@@ -246,3 +246,45 @@ async def test_clients_can_read_the_deadline(serve: Callable[..., LiveServer]) -
     due = datetime.fromisoformat(clock["deadline"]) - utcnow()
     assert timedelta(seconds=25) < due <= timedelta(seconds=30)
     assert none.status_code == missing.status_code == 404
+
+
+async def test_a_restart_while_the_service_stays_up_keeps_the_absences(
+    service: MatchService,
+) -> None:
+    grant = await service.create_match("countdown", {}, "north", None, clock={"grace_seconds": 5})
+    await service.join_match(grant.match_id, None, None)
+    holding_north = [(grant.match_id, "north")]
+    staying = ClockKeeper(
+        service.sessions, service.act, Notifications(), 1.0, held=lambda: holding_north
+    )
+    now = utcnow()
+    await staying.tick(now)  # south is absent from now on; north's lease is renewed
+    restarted = ClockKeeper(service.sessions, service.act, Notifications(), 1.0, held=lambda: [])
+    await restarted.fresh_grace(now + timedelta(seconds=1))  # a rolling restart
+    await staying.tick(now + timedelta(seconds=6))
+    found = await service.summary(grant.match_id)
+    assert found.status == "finished" and found.outcome is not None
+    assert (found.outcome["winner"], found.outcome["reason"]) == ("north", "abandoned")
+
+
+async def test_a_restart_after_the_whole_service_was_down_gives_a_fresh_grace(
+    service: MatchService,
+) -> None:
+    grant = await service.create_match("countdown", {}, "north", None, clock={"grace_seconds": 5})
+    await service.join_match(grant.match_id, None, None)
+    holding_north = [(grant.match_id, "north")]
+    before = ClockKeeper(
+        service.sessions, service.act, Notifications(), 1.0, held=lambda: holding_north
+    )
+    now = utcnow()
+    await before.tick(now)  # south is absent from now on
+    after = ClockKeeper(
+        service.sessions, service.act, Notifications(), 1.0, held=lambda: holding_north
+    )
+    back = now + timedelta(seconds=60)  # the only worker was down for a minute
+    await after.fresh_grace(back)
+    await after.tick(back)
+    await after.tick(back + timedelta(seconds=4))
+    assert (await service.summary(grant.match_id)).status == "active"
+    await after.tick(back + timedelta(seconds=6))
+    assert (await service.summary(grant.match_id)).status == "finished"
