@@ -88,7 +88,7 @@ class ServerSettings(BaseModel):
     # transport and keeps no tasks of its own per connection (the legacy "websockets" one
     # keeps three, plus a stream reader): less memory per socket and fewer hops per frame
     # (docs/benchmarks.md, session 4).
-    ws_protocol: Literal["websockets-sansio", "websockets", "wsproto"] = "websockets-sansio"
+    ws_protocol: Literal["websockets-sansio", "websockets"] = "websockets-sansio"
     # Full garbage collections scan only objects made since the last one (app/gc_freeze.py):
     # survivors are frozen, and thawed every gc_thaw_seconds so dead cycles are reclaimed.
     gc_freeze: bool = True

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
@@ -35,12 +36,18 @@ class TextSocket(Protocol):
 
 
 class Outbox:
+    """Frames for one socket, in order. The sender task exists only while frames wait:
+    a worker holds thousands of idle sockets, and each task and queue is memory
+    (docs/benchmarks.md)."""
+
     def __init__(self, socket: TextSocket, limit: int, direct: DirectWriter | None = None) -> None:
         self._socket = socket
         self._direct = direct
-        self._queue: asyncio.Queue[str | bytes | None] = asyncio.Queue(limit)
+        self._limit = limit
+        self._queue: deque[str | bytes] = deque()
         self._task: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
+        self._stopped = False
         self.overflowed = False
         self.on_drop: Callable[[], None] | None = None
         """Called once when the socket is dropped (the receive loop stops waiting)."""
@@ -49,10 +56,11 @@ class Outbox:
     @property
     def idle(self) -> bool:
         """Nothing queued and nothing being written: what was pushed has left (drain.py)."""
-        return self._queue.empty() and not self._sending
+        return not self._queue and not self._sending
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._drain())
+        """Accept frames (the sender starts with the first frame that has to wait)."""
+        self._stopped = False
 
     def push(self, frame: str | bytes) -> None:
         """Send a frame (bytes: a compressed one, sent as a binary message); on overflow
@@ -71,26 +79,28 @@ class Outbox:
         self._enqueue(frame.for_socket(compress))
 
     def _enqueue(self, frame: str | bytes) -> None:
-        if self.overflowed:
+        if self.overflowed or self._stopped:
             return
-        try:
-            self._queue.put_nowait(frame)
-        except asyncio.QueueFull:
+        if len(self._queue) >= self._limit:
             self.overflowed = True
+            self._queue.clear()
             if self.on_drop is not None:
                 self.on_drop()
             if self._task is not None:
                 self._task.cancel()
             self._closer = asyncio.create_task(self.close(TRY_AGAIN_LATER, "client too slow"))
+            return
+        self._queue.append(frame)
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._drain())
 
     async def stop(self) -> None:
-        """Send what is queued (briefly), then stop the sender."""
+        """Send what is queued (briefly), then accept nothing more."""
+        self._stopped = True
         if self._task is None or self._task.done():
             return
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(None)
         try:
-            await asyncio.wait_for(self._task, timeout=1.0)
+            await asyncio.wait_for(asyncio.shield(self._task), timeout=1.0)
         except (TimeoutError, asyncio.CancelledError, Exception):
             self._task.cancel()
 
@@ -100,7 +110,9 @@ class Outbox:
             await asyncio.wait_for(self._socket.close(code=code, reason=reason), CLOSE_WAIT_SECONDS)
 
     async def _drain(self) -> None:
-        while (frame := await self._queue.get()) is not None:
+        """Send the backlog in order; end when it is empty (the next backlog starts anew)."""
+        while self._queue:
+            frame = self._queue.popleft()
             self._sending = True
             try:
                 if isinstance(frame, bytes):
@@ -108,6 +120,7 @@ class Outbox:
                 else:
                     await self._socket.send_text(frame)
             except Exception:  # the peer is gone; the receive loop will notice
+                self._queue.clear()
                 return
             finally:
                 self._sending = False
