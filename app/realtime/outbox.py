@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
@@ -44,7 +43,7 @@ class Outbox:
         self._socket = socket
         self._direct = direct
         self._limit = limit
-        self._queue: deque[str | bytes] = deque()
+        self._queue: list[str | bytes] = []  # at most ``limit``; smaller than a deque
         self._task: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
         self._stopped = False
@@ -112,7 +111,7 @@ class Outbox:
     async def _drain(self) -> None:
         """Send the backlog in order; end when it is empty (the next backlog starts anew)."""
         while self._queue:
-            frame = self._queue.popleft()
+            frame = self._queue.pop(0)
             self._sending = True
             try:
                 if isinstance(frame, bytes):
