@@ -49,11 +49,32 @@ class Weights:
     pressure: float = 0.3  # per point of Invader power within ``REACH`` of breaking a zone
     engine: float = 1.0  # per permanent in play with an activated ability (future uses)
     surprise: float = 3.0  # Invader power assumed to arrive in his best zone
+    # Shape of the hand term, an experiment switched off in the shipped weights
+    # (docs/balance.md §10: measured, not adopted). Not weights: B-2 scales the two hand
+    # weights above. ``hand_ratio`` 1.0 is the flat per-card value; below 1, the i-th
+    # card in a hand is worth ``hand_ratio ** (i - pivot)`` hand weights.
+    hand_ratio: float = 1.0
+    mankind_hand_pivot: float = 5.0
+    invader_hand_pivot: float = 6.0
+    hand_above: float = 0.0  # 1: cards beyond the pivot count 1 each (only the last cards gain)
 
 
 MANKIND_WEIGHTS = Weights()
 INVADER_WEIGHTS = Weights(surprise=2.0)
-WEIGHT_NAMES = tuple(f.name for f in fields(Weights))
+SHAPE_NAMES = ("hand_ratio", "mankind_hand_pivot", "invader_hand_pivot", "hand_above")
+WEIGHT_NAMES = tuple(f.name for f in fields(Weights) if f.name not in SHAPE_NAMES)
+
+
+def hand_value(n: int, ratio: float, pivot: float, above: float = 0.0) -> float:
+    """Value of ``n`` hand cards in hand-weight units: the i-th card (1-based) is worth
+    ``ratio ** (i - pivot)``, so with ``ratio`` < 1 the first cards are worth more than
+    one unit and the cards beyond ``pivot`` less; ``ratio`` 1 is the flat count ``n``."""
+    if ratio == 1.0 or n <= 0:
+        return float(max(0, n))
+    if above and n > pivot:
+        k = int(pivot)
+        return hand_value(k, ratio, pivot) + (n - k)
+    return ratio ** (1.0 - pivot) * (1.0 - ratio**n) / (1.0 - ratio)
 
 
 def scaled(w: Weights, name: str, factor: float) -> Weights:
@@ -141,7 +162,13 @@ def mankind_score(s: State, w: Weights) -> float:
     score = w.mankind_deck * m_deck - w.mankind_danger * 10.0 / (m_deck + 1.0)
     score -= w.invader_deck * i_deck - w.invader_danger * 10.0 / (i_deck + 1.0)
     score += w.plot * 10.0 / (plot + 0.5)
-    score += w.mankind_hand * len(s.hand[MANKIND]) - w.invader_hand * len(s.hand[INVADER])
+    if w.hand_ratio == 1.0:  # the shipped flat hand term (same float sums as before)
+        score += w.mankind_hand * len(s.hand[MANKIND]) - w.invader_hand * len(s.hand[INVADER])
+    else:  # docs/balance.md §10 (switched off); two statements, as measured there
+        m_hand = hand_value(len(s.hand[MANKIND]), w.hand_ratio, w.mankind_hand_pivot, w.hand_above)
+        i_hand = hand_value(len(s.hand[INVADER]), w.hand_ratio, w.invader_hand_pivot, w.hand_above)
+        score += w.mankind_hand * m_hand
+        score -= w.invader_hand * i_hand
     score += w.mankind_board * _board_power(s, MANKIND)
     score -= w.invader_board * _board_power(s, INVADER)
     score += w.heroes * (len(s.hero_pile) + (1 if s.hero >= 0 else 0))
