@@ -155,7 +155,8 @@ def gc_summary(
 def stage_summary(
     before: dict[str, dict[float, float]], after: dict[str, dict[float, float]]
 ) -> dict[str, dict[str, float]]:
-    """Per stage inside the window: count, mean, and p50/p95 interpolated in the buckets."""
+    """Per stage inside the window: count, mean, and p50/p95/p99 interpolated in the
+    buckets."""
     out: dict[str, dict[str, float]] = {}
     for stage, series in after.items():
         if stage in GC_FAMILIES.values():
@@ -172,6 +173,7 @@ def stage_summary(
             "mean": round(total / count * 1000, 2),
             "p50": round(bucket_quantile(buckets, 0.5) * 1000, 1),
             "p95": round(bucket_quantile(buckets, 0.95) * 1000, 1),
+            "p99": round(bucket_quantile(buckets, 0.99) * 1000, 1),
         }
     return out
 

@@ -38,6 +38,7 @@ from app.games.base import JSON, Game, Outcome
 from app.matches import errors
 from app.matches.presence import PresenceLeases
 from app.matches.summaries import game_named
+from app.matches.writes import write_transaction
 
 CLOCK_ID_PREFIX = "clock:"
 """Client ids the clock uses for default actions; clients may not send ids like these."""
@@ -178,7 +179,7 @@ class ClockKeeper:
         all along, so their absences keep counting from when they began.
         """
         now = now or utcnow()
-        async with self._sessions() as session, session.begin():
+        async with write_transaction(self._sessions) as session:
             if self._held is not None and await self._leases.renewed_since(
                 session, now - self._lease
             ):
@@ -315,7 +316,7 @@ class ClockKeeper:
         return await self.forfeit(match_id, seat, version, "abandoned")
 
     async def _mark_bot(self, match_id: str, seat: str) -> None:
-        async with self._sessions() as session, session.begin():
+        async with write_transaction(self._sessions) as session:
             clock = await session.get(MatchClock, match_id)
             if clock is not None and seat not in clock.bot_seats:
                 clock.bot_seats = [*clock.bot_seats, seat]
@@ -330,7 +331,7 @@ class ClockKeeper:
         Guarded like an action: only if the match is still active at that version, so a
         player's action committed meanwhile wins and the clock looks again next tick.
         """
-        async with self._sessions() as session, session.begin():
+        async with write_transaction(self._sessions) as session:
             name = await session.scalar(select(Match.game).where(Match.id == match_id))
             game = game or game_named(str(name))
             others = [s for s in game.SEATS if s != seat]

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Match, Seat
 from app.db.session import SessionFactory
+from app.matches.writes import write_transaction
 
 Notify = Callable[[str, int], Awaitable[None]]
 Held = Callable[[], list[tuple[str, str]]]
@@ -35,7 +36,7 @@ class PresenceLeases:
         if not held:
             return
         mine = tuple_(Seat.match_id, Seat.seat).in_(held)
-        async with self._sessions() as session, session.begin():
+        async with write_transaction(self._sessions) as session:
             restored = await self._versions(session, and_(mine, Seat.connected.is_(False)))
             await session.execute(update(Seat).where(mine).values(seen_at=now, connected=True))
         await self._announce(restored)
@@ -46,7 +47,7 @@ class PresenceLeases:
             Seat.connected.is_(True),
             or_(Seat.seen_at.is_(None), Seat.seen_at < now - self.lease),
         )
-        async with self._sessions() as session, session.begin():
+        async with write_transaction(self._sessions) as session:
             stale = await self._versions(session, expired)
             if stale:
                 await session.execute(update(Seat).where(expired).values(connected=False))

@@ -34,7 +34,7 @@ from app.matches.records import (
 )
 from app.matches.seat_keys import hash_secret, issue_secret, secret_matches
 from app.matches.summaries import LOBBY_GROUPS, game_named, log_entry, summarize
-from app.matches.writes import write_retrying
+from app.matches.writes import write_retrying, write_transaction
 from app.observability import metrics
 
 Notify = Callable[[str, int], Awaitable[None]]
@@ -179,7 +179,7 @@ class MatchService:
             await store.ping(session)
 
     async def reset_presence(self) -> None:
-        async with self._sessions() as session, session.begin():
+        async with write_transaction(self._sessions) as session:
             await store.reset_presence(session)
 
     # -- play --------------------------------------------------------------------
