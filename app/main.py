@@ -83,8 +83,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_headers=["Content-Type"],
         expose_headers=["X-Request-Id"],
     )
+    app.add_middleware(ws.MatchSockets)  # the match sockets, without a route's wrappers
     app.add_middleware(RequestContext)  # outermost: every log line of a request has its ids
-    for module in (health, matches, ws):
+    for module in (health, matches):
         app.include_router(module.router)
     if settings.server.static_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.server.static_dir, html=True), name="static")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from app.api.deps import get_hub, get_service, get_settings_dep
 from app.config import SecuritySettings
@@ -14,8 +16,7 @@ from app.matches import errors
 from app.realtime import protocol
 from app.realtime.connection import Connection
 
-router = APIRouter()
-
+SOCKET_PATH = re.compile(r"^/ws/matches/([^/]+)$")
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
 
@@ -37,9 +38,28 @@ def client_address(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client else "unknown"
 
 
+class MatchSockets:
+    """Pure ASGI middleware that serves ``/ws/matches/{match_id}`` itself.
+
+    Why not a route: whatever wraps the endpoint lives as long as the socket, and a worker
+    holds thousands of sockets. FastAPI's dependency injection, its exception and body-limit
+    wrappers and the router's frames cost ~5 KB per socket (docs/benchmarks.md); other
+    paths go on to the app as usual.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = SOCKET_PATH.match(scope.get("path", "")) if scope["type"] == "websocket" else None
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        scope["path_params"] = {"match_id": found.group(1)}
+        await match_socket(WebSocket(scope, receive, send))
+
+
 async def match_socket(websocket: WebSocket) -> None:
-    """A plain Starlette route, not FastAPI's dependency injection: its exit stacks and
-    wrappers would live as long as the socket, ~5 KB each (docs/benchmarks.md)."""
     match_id: str = websocket.path_params["match_id"]
     service = get_service(websocket)
     hub = get_hub(websocket)
@@ -64,6 +84,3 @@ async def match_socket(websocket: WebSocket) -> None:
         await asyncio.create_task(connection.serve())
     finally:
         await hub.guard.close_socket(address)
-
-
-router.add_websocket_route("/ws/matches/{match_id}", match_socket)
