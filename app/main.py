@@ -19,7 +19,7 @@ from app.matches.bots import BotRunner, BotSettings
 from app.matches.clocks import ClockKeeper
 from app.matches.service import MatchService
 from app.observability.middleware import RequestContext
-from app.realtime.drain import install_on_sigterm
+from app.realtime.drain import CLOSE_SECONDS, SERVICE_RESTART, install_on_sigterm
 from app.realtime.hub import Hub
 from app.realtime.pubsub import create_bus
 from app.realtime.throttle import create_guard
@@ -58,7 +58,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     checkpoints = checkpoint.start(engine)  # SQLite only: WAL checkpoints off the hot path
     gc_thaws = gc_freeze.start(settings.server.gc_freeze, settings.server.gc_thaw_seconds)
     grace = settings.limits.shutdown_grace_seconds
-    restore_sigterm = install_on_sigterm(lambda: hub.drain.settle(grace, hub.flushed))
+
+    async def drain_then_close() -> None:  # before uvicorn's own shutdown (drain.py)
+        await hub.drain.settle(grace, hub.flushed)
+        await hub.close_sockets(SERVICE_RESTART, "server restart", CLOSE_SECONDS)
+
+    restore_sigterm = install_on_sigterm(drain_then_close)
     yield
     restore_sigterm()
     await app.state.clocks.stop()

@@ -5,8 +5,9 @@ finish afterwards, so an action committed in that window lost its ack: the clien
 to resend it elsewhere to learn it had landed. On SIGTERM we therefore drain before
 uvicorn starts: sockets stop taking new actions (a frame that arrives now is left
 unanswered and is resent after the reconnect, as any unacknowledged action is), the
-actions in flight finish, their acks leave the send queues, and only then is uvicorn's
-handler called, which closes the sockets with 1012 and stops the worker.
+actions in flight finish, their acks leave the send queues, the hub closes every socket
+with 1012 (a closing handshake, so each client gets the code), and only then is uvicorn's
+handler called, which stops the worker.
 """
 
 from __future__ import annotations
@@ -59,6 +60,12 @@ class Drain:
         while not flushed() and loop.time() < deadline:
             await asyncio.sleep(FLUSH_POLL_SECONDS)
         return flushed()
+
+
+SERVICE_RESTART = 1012
+"""The close code that tells a client to reconnect (to another worker)."""
+CLOSE_SECONDS = 1.0
+"""How long the hub waits for the peers' replies to its close frames."""
 
 
 SignalHandler = Callable[[int, FrameType | None], Any]

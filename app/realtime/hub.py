@@ -187,6 +187,19 @@ class Hub:
         async with room.lock:
             await self._catch_up(room, member, room.position.version)
 
+    async def close_sockets(self, code: int, reason: str, timeout: float) -> None:
+        """Close every socket in a room with ``code`` and wait (at most ``timeout``) for
+        them to leave. Closing from here is a closing handshake: the peer's reply is read
+        before the connection ends. Closed by the server's shutdown instead, a socket that
+        still had unread frames from its client was reset, and the client never saw the
+        code (docs/reliability.md §6)."""
+        members = [m for room in self._rooms.values() for m in room.members]
+        await asyncio.gather(*(m.outbox.close(code, reason) for m in members))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self._rooms and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+
     async def close(self) -> None:
         for room in list(self._rooms.values()):
             if room.pump is not None:

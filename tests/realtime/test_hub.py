@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from app.realtime.hub import PRESENCE_COALESCE_SECONDS
+from app.config import LimitSettings
+from app.realtime.hub import PRESENCE_COALESCE_SECONDS, Hub, Member, Room
 from app.realtime.outbox import TRY_AGAIN_LATER, Outbox
 from app.realtime.pubsub import MemoryBus
 from tests.realtime.conftest import Table, open_table
@@ -133,3 +134,28 @@ async def test_a_status_never_reaches_a_socket_before_the_state_of_its_version(
     finally:
         first.stop()
         second.stop()
+
+
+class ClosingSocket:
+    def __init__(self) -> None:
+        self.closed_with: tuple[int, str | None] | None = None
+
+    async def send_text(self, data: str) -> None:
+        return None
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed_with = (code, reason)
+
+
+async def test_close_sockets_sends_every_member_the_code_and_waits_at_most_the_timeout() -> None:
+    hub = Hub(service=None, limits=LimitSettings())  # type: ignore[arg-type]
+    sockets = [ClosingSocket(), ClosingSocket()]
+    room = Room("m")
+    seats = ("north", None)
+    room.members = [Member("m", v, Outbox(s, 4)) for v, s in zip(seats, sockets, strict=True)]
+    hub._rooms["m"] = room
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await hub.close_sockets(1012, "server restart", timeout=0.1)
+    assert [s.closed_with for s in sockets] == [(1012, "server restart")] * 2
+    assert 0.1 <= loop.time() - started < 1.0  # nobody left: it gave up after the timeout
