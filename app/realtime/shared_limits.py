@@ -1,48 +1,25 @@
-"""Per-IP limits shared by every worker through Redis (``SKIRMISH_BUS__BACKEND=redis``).
-
-``SharedGuard`` is what every shared backend has in common: this worker's socket counts
-(the truth), the lease task, the bounded calls and the fallback to local limits. Redis
-(here) and PostgreSQL (``app/realtime/pg_limits.py``) supply only the calls themselves.
+"""Per-IP limits shared by every worker: what the shared stores have in common.
 
 Why: ``AddressGuard`` counts in one worker's memory, so behind N workers an address got N
-times its budget. Here every worker asks the Redis it already uses for the bus, so an
-address has one budget across the cluster, with the same refusals and error codes.
+times its budget. With a Redis bus (``app/realtime/redis_limits.py``) or a PostgreSQL bus
+(``app/realtime/pg_limits.py``) every worker asks the store it already uses, so an address
+has one budget across the cluster, with the same refusals and error codes.
 
-**Token buckets** (actions, joins). One hash per limit and address,
-``<prefix>:bucket:<action|join>:<address>``, holds the tokens left and when they were
-counted. A Lua script refills by the time elapsed, takes a token if there is one and writes
-back, atomically: two workers can never spend the same token. Time is Redis's own clock
-(``TIME``), so the workers' clocks never need to agree. The key expires once the bucket
-would have refilled (burst / rate, plus a second); a missing key *is* a full bucket, so an
-idle address costs nothing and forgetting it loses nothing.
+``SharedGuard`` is everything but the store's own calls. **Token buckets** (actions,
+joins) live in the store, refilled by the store's clock, taken atomically. **Open
+sockets**: each worker counts its own under a *lease* (``LEASE_SECONDS``) that a
+background task renews every third of a lease, rewriting the worker's counts from its own
+(the truth): a killed worker's sockets stop counting at most one lease after it died, and
+whatever the store missed heals within a third of a lease. Opens, closes and renewals of
+one worker take turns (a lock), so a renewal never races a count it should include.
 
-**Open sockets.** One shared counter per address would leak: a worker killed with -9 never
-decrements it. So each worker owns a hash ``<prefix>:sockets:<worker id>`` (address -> its
-sockets on that worker) that lives for a *lease* (``LEASE_SECONDS``), and the registry
-``<prefix>:workers`` (a sorted set: worker id -> end of its lease, in Redis time). A
-background task renews both every third of a lease. Opening a socket is one script: drop
-the workers whose lease ended, sum the address's field over the hashes of the others, and
-count the socket in this worker's hash only when the sum is under the cap. A killed
-worker's hash expires with its lease, so its sockets stop counting at most one lease after
-it died; a live worker's never expire.
-
-This worker's own counts (the sockets it holds) are the truth. Each renewal rewrites its
-whole hash from them, so whatever Redis missed heals within a third of a lease: a Redis
-restart or flush, writes that failed while Redis was unreachable, a lease that lapsed
-because the worker stalled. Opens, closes and renewals of one worker take turns (a lock),
-so a renewal never races a count it should include.
-
-**Redis unreachable.** Every call is bounded by ``CALL_TIMEOUT_SECONDS``. When one fails,
+**Store unreachable.** Every call is bounded by ``CALL_TIMEOUT_SECONDS``. When one fails,
 the guard answers from this worker's in-memory limits (an ``AddressGuard``: the old
 per-worker budget, weaker but never an outage or an unthrottled server), warns at most once
-a minute, and counts each such answer in ``skirmish_limits_fallback_total``. Until Redis
-answers again no call waits for it: the renewal task probes it every ``RETRY_SECONDS`` and
-switches back on the first answer, after rewriting this worker's sockets. Sockets are
-counted locally all along, so that rewrite is exact.
-
-Scripts run by EVALSHA (redis-py's ``register_script`` loads them again after a Redis
-restart). The socket script reads the other workers' hashes by names it builds itself:
-fine on one Redis (with replicas), not on Redis Cluster.
+a minute, and counts each such answer in ``skirmish_limits_fallback_total``. Until the
+store answers again no call waits for it: the renewal task probes it every
+``RETRY_SECONDS`` and switches back on the first answer, after rewriting this worker's
+sockets. Sockets are counted locally all along, so that rewrite is exact.
 """
 
 from __future__ import annotations
@@ -55,14 +32,10 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
-import redis.asyncio as redis
 from prometheus_client import Counter as MetricCounter
 from prometheus_client import Gauge
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
-from redis.exceptions import RedisError
 
 from app.config import LimitSettings
 from app.matches import errors
@@ -88,59 +61,6 @@ FALLBACKS = MetricCounter(
 SHARED = Gauge(
     "skirmish_limits_shared", "1 while the per-IP limits are counted in Redis or PostgreSQL"
 )
-
-TAKE_TOKEN = """
-local rate, burst, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local kept = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
-local tokens, stamp = tonumber(kept[1]), tonumber(kept[2])
-if tokens == nil or stamp == nil then tokens, stamp = burst, now end
-tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
-local taken = 0
-if tokens >= 1 then tokens, taken = tokens - 1, 1 end
-redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens),
-           'stamp', string.format('%.17g', now))
-redis.call('PEXPIRE', KEYS[1], ttl)
-return taken
-"""
-
-OPEN_SOCKET = """
-local worker, address, cap, lease = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local total = tonumber(redis.call('HGET', KEYS[2], address)) or 0
-for _, other in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  if other ~= worker then
-    total = total + (tonumber(redis.call('HGET', ARGV[5] .. other, address)) or 0)
-  end
-end
-if total >= cap then return 0 end
-redis.call('HINCRBY', KEYS[2], address, 1)
-redis.call('PEXPIRE', KEYS[2], lease)
-redis.call('ZADD', KEYS[1], now + lease, worker)
-redis.call('PEXPIRE', KEYS[1], lease)
-return 1
-"""
-
-CLOSE_SOCKET = """
-local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
-if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
-return left
-"""
-
-RENEW_LEASE = """
-local worker, lease = ARGV[1], tonumber(ARGV[2])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('DEL', KEYS[2])
-for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-redis.call('PEXPIRE', KEYS[2], lease)
-redis.call('ZADD', KEYS[1], now + lease, worker)
-redis.call('PEXPIRE', KEYS[1], lease)
-return 1
-"""
 
 
 def refill_ms(rate: float, burst: int) -> int:
@@ -340,71 +260,3 @@ class SharedGuard:
             log.info("%s answers again: per-IP limits are shared by the cluster again", self.store)
         self._up = True
         SHARED.set(1)
-
-
-class RedisGuard(SharedGuard):
-    """The shared ``Guard`` of a deployment with a Redis bus: one budget in that Redis."""
-
-    store = "Redis"
-    failures = (RedisError, OSError, TimeoutError)
-
-    def __init__(
-        self,
-        limits: LimitSettings,
-        url: str,
-        prefix: str,
-        *,
-        lease_seconds: float = LEASE_SECONDS,
-        timeout_seconds: float = CALL_TIMEOUT_SECONDS,
-        retry_seconds: float = RETRY_SECONDS,
-    ) -> None:
-        super().__init__(
-            limits,
-            lease_seconds=lease_seconds,
-            timeout_seconds=timeout_seconds,
-            retry_seconds=retry_seconds,
-        )
-        self._prefix = prefix
-        self._client: Any = redis.from_url(
-            url,
-            client_name=f"skirmish-limits-{self.worker}",
-            socket_connect_timeout=timeout_seconds,
-            socket_timeout=timeout_seconds,
-            retry=Retry(NoBackoff(), 1),  # one quick retry (a pooled socket gone stale)
-        )
-        self._take_script = self._client.register_script(TAKE_TOKEN)
-        self._open = self._client.register_script(OPEN_SOCKET)
-        self._close = self._client.register_script(CLOSE_SOCKET)
-        self._renew = self._client.register_script(RENEW_LEASE)
-        self._workers_key = f"{prefix}:workers"
-        self._own_key = f"{prefix}:sockets:{self.worker}"
-
-    async def _take_token(self, kind: str, address: str, rate: float, burst: int) -> bool:
-        key = f"{self._prefix}:bucket:{kind}:{address}"
-        taken = await self._take_script(keys=[key], args=[rate, burst, refill_ms(rate, burst)])
-        return bool(taken)
-
-    async def _open_shared(self, address: str, cap: int) -> bool:
-        allowed = await self._open(
-            keys=[self._workers_key, self._own_key],
-            args=[self.worker, address, cap, self._lease_ms, f"{self._prefix}:sockets:"],
-        )
-        return bool(allowed)
-
-    async def _close_shared(self, address: str) -> bool:
-        await self._close(keys=[self._own_key], args=[address])
-        return True
-
-    async def _renew_shared(self, counts: dict[str, int]) -> bool:
-        flat = [str(x) for pair in counts.items() for x in pair]
-        args: list[str | int] = [self.worker, self._lease_ms, *flat]
-        await self._renew(keys=[self._workers_key, self._own_key], args=args)
-        return True
-
-    async def _withdraw_shared(self) -> bool:
-        async with self._client.pipeline(transaction=True) as pipe:
-            await pipe.delete(self._own_key).zrem(self._workers_key, self.worker).execute()
-        return True
-
-    async def _dispose(self) -> None:
-        await self._client.aclose()

@@ -9,8 +9,8 @@ Where the per-IP state lives depends on the deployment (``create_guard``):
 - one worker (the memory bus, the embedded default): this worker's memory, ``AddressGuard``
   behind the async ``Guard`` interface (``MemoryGuard``);
 - several workers with a Redis bus: Redis, so the budget is the cluster's and not N times
-  it (``app/realtime/shared_limits.py``, which falls back to this module's in-memory
-  limits while Redis is unreachable);
+  it (``app/realtime/redis_limits.py``, built on ``shared_limits.py``, which falls back to
+  this module's in-memory limits while Redis is unreachable);
 - several workers with the PostgreSQL bus: that database, the same way
   (``app/realtime/pg_limits.py``, with the same fallback).
 
@@ -172,7 +172,7 @@ def create_guard(limits: LimitSettings, bus: BusSettings, database_url: str | No
     ``database_url`` (the bus's own; without it they stay this worker's).
     """
     if bus.backend == "redis":
-        from app.realtime.shared_limits import RedisGuard
+        from app.realtime.redis_limits import RedisGuard
 
         return RedisGuard(limits, bus.url, f"{bus.channel}:limits")
     if bus.backend == "postgresql" and database_url is not None:

@@ -18,7 +18,7 @@ from prometheus_client import REGISTRY
 
 from app.config import BusSettings, LimitSettings
 from app.matches import errors
-from app.realtime.shared_limits import RedisGuard
+from app.realtime.redis_limits import RedisGuard
 from tests.reliability.processes import RedisServer
 from tests.support.client import Client
 from tests.support.server import LiveServer

@@ -10,7 +10,7 @@ import pytest
 
 from app.config import BusSettings, LimitSettings
 from app.matches import errors
-from app.realtime.shared_limits import RedisGuard
+from app.realtime.redis_limits import RedisGuard
 from app.realtime.throttle import MemoryGuard, create_guard
 
 LIMITS = LimitSettings(
