@@ -43,8 +43,10 @@ def test_table_texts_follow_the_language_and_card_names_do_not(new_page: Any) ->
     page = new_page()
     create_match(page, "mankind", "Alice")
     page.locator("#lang-select").select_option("de")
-    page.wait_for_selector(".strategy[data-strategy=project_chainmail]")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
     chainmail = page.locator(".strategy[data-strategy=project_chainmail]")
+    # the table re-renders after the language's texts have loaded: wait for that, not longer
+    chainmail.filter(has_text="Jederzeit").wait_for(timeout=5_000)
     assert "Activate Project 'Chainmail'" in chainmail.inner_text()  # names stay as printed
     assert "Jederzeit, auch im Zug des Invasors" in chainmail.inner_text()  # texts are translated
     assert page.locator(".role").inner_text() == "Du spielst Menschheit"
