@@ -42,6 +42,7 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
             "storm_battles": "none",
             "voice_targets": "gf9",
             "captured_leader_traitor_to_owner": False,
+            "kill_captured_later": True,
         },
     ],
 }
