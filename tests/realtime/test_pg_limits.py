@@ -22,6 +22,7 @@ from app.matches import errors
 from app.realtime.pg_bus import asyncpg_dsn
 from app.realtime.pg_limits import PostgresGuard
 from app.realtime.throttle import MemoryGuard, create_guard
+from tests.realtime.guard_checks import ADDRESS, actions_taken, can_open, connected, until
 from tests.reliability.processes import PostgresCluster, postgres_bin
 from tests.support.client import Client
 from tests.support.server import LiveServer
@@ -38,7 +39,6 @@ LIMITS = LimitSettings(
     join_rate_burst=2,
     max_sockets_per_ip=3,
 )
-ADDRESS = "203.0.113.7"
 
 MakeGuard = Callable[..., Awaitable[PostgresGuard]]
 
@@ -80,32 +80,6 @@ async def make_guard() -> AsyncIterator[MakeGuard]:
     yield make
     for guard in guards:
         await guard.close()
-
-
-async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
-    """Poll ``condition`` (sync or async) until it is true; fail after ``timeout``."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        result = condition()
-        if asyncio.iscoroutine(result):
-            result = await result
-        if result:
-            return
-        assert loop.time() < deadline, "condition never held"
-        await asyncio.sleep(0.05)
-
-
-async def can_open(guard: PostgresGuard, address: str = ADDRESS) -> bool:
-    try:
-        await guard.open_socket(address)
-    except errors.TooManySockets:
-        return False
-    return True
-
-
-async def actions_taken(guard: PostgresGuard, count: int, address: str = ADDRESS) -> list[bool]:
-    return [await guard.check_action(address) is None for _ in range(count)]
 
 
 async def query(url: str, sql: str, *args: object) -> list[asyncpg.Record]:
@@ -362,14 +336,6 @@ async def test_sockets_opened_during_an_outage_count_when_the_database_returns(
     await until(lambda: north.shared)
     await until(lambda: south.shared)  # it may not have noticed the outage at all
     assert not await can_open(south)
-
-
-async def connected(url: str) -> Client:
-    """A socket the worker has counted (it answers only after counting it)."""
-    client = await Client.connect(url)
-    await client.send({"type": "ping"})
-    await client.expect("pong")
-    return client
 
 
 async def test_two_live_workers_on_a_postgresql_bus_cap_an_address_together(

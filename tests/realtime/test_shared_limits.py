@@ -19,6 +19,7 @@ from prometheus_client import REGISTRY
 from app.config import BusSettings, LimitSettings
 from app.matches import errors
 from app.realtime.redis_limits import RedisGuard
+from tests.realtime.guard_checks import ADDRESS, actions_taken, can_open, connected, until
 from tests.reliability.processes import RedisServer
 from tests.support.client import Client
 from tests.support.server import LiveServer
@@ -36,7 +37,6 @@ LIMITS = LimitSettings(
     join_rate_burst=2,
     max_sockets_per_ip=3,
 )
-ADDRESS = "203.0.113.7"
 
 MakeGuard = Callable[..., Awaitable[RedisGuard]]
 
@@ -71,32 +71,6 @@ def private_redis(tmp_path: Path) -> Iterator[RedisServer]:
     server.start()
     yield server
     server.stop()
-
-
-async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
-    """Poll ``condition`` (sync or async) until it is true; fail after ``timeout``."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        result = condition()
-        if asyncio.iscoroutine(result):
-            result = await result
-        if result:
-            return
-        assert loop.time() < deadline, "condition never held"
-        await asyncio.sleep(0.05)
-
-
-async def can_open(guard: RedisGuard, address: str = ADDRESS) -> bool:
-    try:
-        await guard.open_socket(address)
-    except errors.TooManySockets:
-        return False
-    return True
-
-
-async def actions_taken(guard: RedisGuard, count: int, address: str = ADDRESS) -> list[bool]:
-    return [await guard.check_action(address) is None for _ in range(count)]
 
 
 async def test_two_workers_share_one_action_budget(
@@ -237,14 +211,6 @@ async def test_sockets_opened_during_an_outage_count_when_redis_returns(
     private_redis.start()
     await until(lambda: north.shared)
     assert not await can_open(south)
-
-
-async def connected(url: str) -> Client:
-    """A socket the worker has counted (it answers only after counting it)."""
-    client = await Client.connect(url)
-    await client.send({"type": "ping"})
-    await client.expect("pong")
-    return client
 
 
 async def test_two_live_workers_on_a_redis_bus_cap_an_address_together(
