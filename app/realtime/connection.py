@@ -54,6 +54,7 @@ class Connection:
         always leave the room, so a dropped laggard costs the match nothing more."""
         self._outbox.on_drop = self._stop_receiving
         self._outbox.start()
+        self._hub.open_sockets.add(self._outbox)
         try:
             while (text := await self._receive()) is not None:
                 await self._handle(text)
@@ -61,6 +62,7 @@ class Connection:
             if self._member is not None:
                 await self._hub.leave(self._member)
             await self._outbox.stop()
+            self._hub.open_sockets.discard(self._outbox)
 
     def _stop_receiving(self) -> None:
         """The outbox dropped this socket: stop waiting for its next frame. A frame being

@@ -96,6 +96,8 @@ class Hub:
         self._bus = bus or MemoryBus()  # told which matches have sockets here
         self.guard = guard or MemoryGuard(limits)  # per-IP limits: sockets and REST joins
         self.drain = Drain()  # actions in flight, settled before shutdown (drain.py)
+        self.open_sockets: set[Outbox] = set()
+        """Every socket being served here, in a room or not yet (connection.py)."""
 
     def on_version(self, match_id: str, version: int) -> None:
         """Bus listener: wake the room's pump; it reads what changed from the service."""
@@ -188,16 +190,15 @@ class Hub:
             await self._catch_up(room, member, room.position.version)
 
     async def close_sockets(self, code: int, reason: str, timeout: float) -> None:
-        """Close every socket in a room with ``code`` and wait (at most ``timeout``) for
-        them to leave. Closing from here is a closing handshake: the peer's reply is read
-        before the connection ends. Closed by the server's shutdown instead, a socket that
-        still had unread frames from its client was reset, and the client never saw the
-        code (docs/reliability.md §6)."""
-        members = [m for room in self._rooms.values() for m in room.members]
-        await asyncio.gather(*(m.outbox.close(code, reason) for m in members))
+        """Close every open socket with ``code`` and wait (at most ``timeout``) for them to
+        end. Closing from here is a closing handshake: the peer's reply is read before the
+        connection ends. Closed by the server's shutdown instead, a socket that still had
+        unread frames from its client was reset, and the client never saw the code
+        (docs/reliability.md §6). Sockets that have not said hello yet are included."""
+        await asyncio.gather(*(o.close(code, reason) for o in list(self.open_sockets)))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self._rooms and loop.time() < deadline:
+        while self.open_sockets and loop.time() < deadline:
             await asyncio.sleep(0.02)
 
     async def close(self) -> None:

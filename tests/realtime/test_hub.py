@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.config import LimitSettings
-from app.realtime.hub import PRESENCE_COALESCE_SECONDS, Hub, Member, Room
+from app.realtime.hub import PRESENCE_COALESCE_SECONDS, Hub
 from app.realtime.outbox import TRY_AGAIN_LATER, Outbox
 from app.realtime.pubsub import MemoryBus
 from tests.realtime.conftest import Table, open_table
@@ -147,13 +147,12 @@ class ClosingSocket:
         self.closed_with = (code, reason)
 
 
-async def test_close_sockets_sends_every_member_the_code_and_waits_at_most_the_timeout() -> None:
+async def test_close_sockets_sends_every_open_socket_the_code_and_waits_at_most_the_timeout() -> (
+    None
+):
     hub = Hub(service=None, limits=LimitSettings())  # type: ignore[arg-type]
-    sockets = [ClosingSocket(), ClosingSocket()]
-    room = Room("m")
-    seats = ("north", None)
-    room.members = [Member("m", v, Outbox(s, 4)) for v, s in zip(seats, sockets, strict=True)]
-    hub._rooms["m"] = room
+    sockets = [ClosingSocket(), ClosingSocket()]  # say, one in a room, one before its hello
+    hub.open_sockets.update(Outbox(s, 4) for s in sockets)
     loop = asyncio.get_running_loop()
     started = loop.time()
     await hub.close_sockets(1012, "server restart", timeout=0.1)

@@ -59,6 +59,9 @@ class SeatClient:
     ws: ClientConnection | None = None
     synced: bool = False  # a state frame arrived since the last welcome
     close_codes: list[int | None] = field(default_factory=list)  # how each socket ended
+    endings: list[int | str | None] = field(default_factory=list)
+    """Each session's end in order: the close code received, "finished" (match over), or
+    the name of the error that ended it without a close frame."""
     acted_at: int = -1  # the version of the newest action this seat created
     resent: str | None = None  # the id resent right after the last hello
     catch_up: int | None = None  # the version of the first state frame after that hello
@@ -80,11 +83,15 @@ class SeatClient:
                 ) as ws:
                     self.ws = ws
                     await self._session(ws, stop_at)
+                    if self.done:
+                        self.endings.append("finished")
             except ConnectionClosed as closed:
                 self.close_codes.append(closed.rcvd.code if closed.rcvd else None)
+                self.endings.append(self.close_codes[-1])
                 self.drops += 1
                 await asyncio.sleep(random.uniform(0.05, 0.3))
-            except Exception:
+            except Exception as exc:
+                self.endings.append(type(exc).__name__)  # ended without a close code
                 self.drops += 1
                 await asyncio.sleep(random.uniform(0.05, 0.3))
             finally:
