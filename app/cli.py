@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import socket
 from typing import Any
 
 import asyncpg
@@ -12,8 +13,11 @@ import uvicorn
 from app.config import Settings, get_settings
 from app.db.migrate import upgrade_head
 from app.observability.logging import configure_logging, log_config
+from app.realtime import drain
 from app.realtime.pg_bus import asyncpg_dsn
 
+APP = "app.main:create_app"
+STARTUP_FAILURE = 3  # uvicorn's exit status when the app did not start
 MIGRATION_LOCK = 0x5C1B_0001  # pg_advisory_lock key: one migrator at a time
 
 
@@ -49,20 +53,36 @@ def serve(settings: Settings, args: argparse.Namespace) -> None:
     if settings.database.migrate_on_start:
         migrate(settings.database.url)
     limits = settings.limits
-    uvicorn.run(
-        "app.main:create_app",
-        factory=True,
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
+    options: dict[str, Any] = {
+        "factory": True,
+        "host": args.host,
+        "port": args.port,
+        "workers": args.workers,
         **websocket_options(settings),
-        proxy_headers=args.proxy_headers,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-        log_config=log_config(settings.observability),
-        access_log=settings.observability.access_log,
+        "proxy_headers": args.proxy_headers,
+        "forwarded_allow_ips": args.forwarded_allow_ips,
+        "log_config": log_config(settings.observability),
+        "access_log": settings.observability.access_log,
         # A peer that never reads must not hold a SIGTERM open (docs/reliability.md).
-        timeout_graceful_shutdown=limits.shutdown_grace_seconds,
-    )
+        "timeout_graceful_shutdown": limits.shutdown_grace_seconds,
+    }
+    if args.workers > 1:  # uvicorn's supervisor: its children stop listening at exit
+        uvicorn.run(APP, **options)
+        return
+    server = DrainingServer(uvicorn.Config(APP, **options))
+    server.run()
+    if not server.started:
+        raise SystemExit(STARTUP_FAILURE)
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server, with its listeners handed to the drain, which closes them as
+    soon as SIGTERM arrives: a proxy then sends new connections to another worker while
+    this one finishes (app/realtime/drain.py)."""
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        drain.listening(getattr(self, "servers", []))
 
 
 def websocket_options(settings: Settings) -> dict[str, Any]:

@@ -19,7 +19,12 @@ from app.matches.bots import BotRunner, BotSettings
 from app.matches.clocks import ClockKeeper
 from app.matches.service import MatchService
 from app.observability.middleware import RequestContext
-from app.realtime.drain import CLOSE_SECONDS, SERVICE_RESTART, install_on_sigterm
+from app.realtime.drain import (
+    CLOSE_SECONDS,
+    SERVICE_RESTART,
+    install_on_sigterm,
+    stop_listening,
+)
 from app.realtime.hub import Hub
 from app.realtime.pubsub import create_bus
 from app.realtime.throttle import create_guard
@@ -60,6 +65,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     grace = settings.limits.shutdown_grace_seconds
 
     async def drain_then_close() -> None:  # before uvicorn's own shutdown (drain.py)
+        stop_listening()
         await hub.drain.settle(grace, hub.flushed)
         await hub.close_sockets(SERVICE_RESTART, "server restart", CLOSE_SECONDS)
 

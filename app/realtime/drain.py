@@ -2,12 +2,13 @@
 
 uvicorn's own shutdown closes every WebSocket with 1012 first and lets the handlers
 finish afterwards, so an action committed in that window lost its ack: the client had
-to resend it elsewhere to learn it had landed. On SIGTERM we therefore drain before
-uvicorn starts: sockets stop taking new actions (a frame that arrives now is left
-unanswered and is resent after the reconnect, as any unacknowledged action is), the
-actions in flight finish, their acks leave the send queues, the hub closes every socket
-with 1012 (a closing handshake, so each client gets the code), and only then is uvicorn's
-handler called, which stops the worker.
+to resend it elsewhere to learn it had landed. On SIGTERM we therefore stop listening
+(a proxy sends new connections elsewhere) and drain before uvicorn starts: sockets stop
+taking new actions (a frame that arrives now is left unanswered and is resent after the
+reconnect, as any unacknowledged action is), the actions in flight finish, their acks
+leave the send queues, the hub closes every socket with 1012 (a closing handshake, so
+each client gets the code), and only then is uvicorn's handler called, which stops the
+worker.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import FrameType
 from typing import Any
 
@@ -60,6 +61,25 @@ class Drain:
         while not flushed() and loop.time() < deadline:
             await asyncio.sleep(FLUSH_POLL_SECONDS)
         return flushed()
+
+
+_listeners: list[asyncio.AbstractServer] = []
+"""This process's listening servers, when ``skirmish serve`` runs one worker (app/cli.py)."""
+
+
+def listening(servers: Iterable[asyncio.AbstractServer]) -> None:
+    """Register the servers that ``stop_listening`` closes."""
+    _listeners.extend(servers)
+
+
+def stop_listening() -> None:
+    """Refuse new connections from now on; the open ones are left as they are.
+
+    Closing the listener first, not at uvicorn's exit, makes a reverse proxy pick
+    another worker for every connection that arrives during the drain.
+    """
+    while _listeners:
+        _listeners.pop().close()
 
 
 SERVICE_RESTART = 1012
