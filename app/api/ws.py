@@ -70,17 +70,18 @@ async def match_socket(websocket: WebSocket) -> None:
         return
     address = client_address(websocket)
     await websocket.accept()
-    try:
-        await hub.guard.open_socket(address)
-    except errors.TooManySockets as exc:  # say why, so a client does not retry in a loop
-        with contextlib.suppress(Exception):
-            await websocket.send_text(protocol.encode(protocol.error_frame(exc, None)))
-            await websocket.close(code=TRY_AGAIN_LATER, reason=exc.code)
-        return
     connection = Connection(websocket, match_id, service, hub, settings.limits, address)
-    try:
-        # Its own task: each frame then resumes only the connection's short await chain, not
-        # every middleware frame above this endpoint (~15 % of server CPU under load).
-        await asyncio.create_task(connection.serve())
-    finally:
-        await hub.guard.close_socket(address)
+    with hub.serving(connection.outbox):  # from the accept on, a shutdown closes it with 1012
+        try:
+            await hub.guard.open_socket(address)
+        except errors.TooManySockets as exc:  # say why, so a client does not retry in a loop
+            with contextlib.suppress(Exception):
+                await websocket.send_text(protocol.encode(protocol.error_frame(exc, None)))
+                await websocket.close(code=TRY_AGAIN_LATER, reason=exc.code)
+            return
+        try:
+            # Its own task: each frame then resumes only the connection's short await chain,
+            # not every middleware frame above this endpoint (~15 % of CPU under load).
+            await asyncio.create_task(connection.serve())
+        finally:
+            await hub.guard.close_socket(address)

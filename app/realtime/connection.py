@@ -49,12 +49,20 @@ class Connection:
         self._receiving: asyncio.Task[Any] | None = None  # waiting for the next frame
         self._interrupted = False  # _stop_receiving cancelled that wait
 
+    @property
+    def outbox(self) -> Outbox:
+        return self._outbox
+
     async def serve(self) -> None:
         """Receive frames until the peer leaves, goes idle or is dropped as too slow;
         always leave the room, so a dropped laggard costs the match nothing more."""
         self._outbox.on_drop = self._stop_receiving
         self._outbox.start()
-        self._hub.open_sockets.add(self._outbox)
+        if self._hub.closing is not None:  # the worker is stopping: reconnect elsewhere
+            await self._outbox.close(*self._hub.closing)
+            while await self._receive() is not None:
+                pass  # read up to the peer's close reply: a closing handshake, not a reset
+            return
         try:
             while (text := await self._receive()) is not None:
                 await self._handle(text)
@@ -62,7 +70,6 @@ class Connection:
             if self._member is not None:
                 await self._hub.leave(self._member)
             await self._outbox.stop()
-            self._hub.open_sockets.discard(self._outbox)
 
     def _stop_receiving(self) -> None:
         """The outbox dropped this socket: stop waiting for its next frame. A frame being

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -97,6 +98,8 @@ class Hub:
         self.guard = guard or MemoryGuard(limits)  # per-IP limits: sockets and REST joins
         self.drain = Drain()  # actions in flight, settled before shutdown (drain.py)
         self.open_sockets: set[Outbox] = set()
+        self.closing: tuple[int, str] | None = None
+        """Set by ``close_sockets``: a socket that arrives later is closed the same way."""
         """Every socket being served here, in a room or not yet (connection.py)."""
 
     def on_version(self, match_id: str, version: int) -> None:
@@ -105,6 +108,16 @@ class Hub:
         if room is not None:
             room.told = max(room.told, version)
             room.wake.set()
+
+    @contextlib.contextmanager
+    def serving(self, outbox: Outbox) -> Iterator[None]:
+        """Count a socket as open from its accept to its end, including the awaits before
+        its connection serves (the per-address check): ``close_sockets`` must reach it."""
+        self.open_sockets.add(outbox)
+        try:
+            yield
+        finally:
+            self.open_sockets.discard(outbox)
 
     def flushed(self) -> bool:
         """Every socket's send queue is empty (for the drain before shutdown)."""
@@ -195,6 +208,7 @@ class Hub:
         connection ends. Closed by the server's shutdown instead, a socket that still had
         unread frames from its client was reset, and the client never saw the code
         (docs/reliability.md §6). Sockets that have not said hello yet are included."""
+        self.closing = (code, reason)
         await asyncio.gather(*(o.close(code, reason) for o in list(self.open_sockets)))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout

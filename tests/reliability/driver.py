@@ -15,6 +15,7 @@ import json
 import random
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +67,8 @@ class SeatClient:
     resent: str | None = None  # the id resent right after the last hello
     catch_up: int | None = None  # the version of the first state frame after that hello
     acks_lost: int = 0  # actions committed on a socket that closed before their ack came
+    trail: deque[str] = field(default_factory=lambda: deque(maxlen=12))
+    """The last frames and session ends, to say how a straggler got out of sync."""
 
     @property
     def done(self) -> bool:
@@ -88,6 +91,7 @@ class SeatClient:
             except ConnectionClosed as closed:
                 self.close_codes.append(closed.rcvd.code if closed.rcvd else None)
                 self.endings.append(self.close_codes[-1])
+                self.trail.append(f"closed:{self.close_codes[-1]}")
                 self.drops += 1
                 await asyncio.sleep(random.uniform(0.05, 0.3))
             except Exception as exc:
@@ -115,6 +119,9 @@ class SeatClient:
 
     async def _on_frame(self, ws: ClientConnection, frame: dict[str, Any]) -> None:
         kind = frame["type"]
+        match = frame.get("match", {})
+        detail = frame.get("version", frame.get("status", frame.get("code", match.get("status"))))
+        self.trail.append(f"{kind}:{detail}")
         if kind == "welcome":
             self.connects.append(time.monotonic())
             self.status, self.synced = frame["match"]["status"], False
@@ -280,5 +287,5 @@ def _straggler(client: SeatClient, version: int, status: str) -> str:
     return (
         f"{client.match_id[:8]}/{client.seat}: v{client.version} {client.status}"
         f" synced={client.synced} connects={len(client.connects)} drops={client.drops}"
-        f" (database v{version} {status})"
+        f" (database v{version} {status}); last frames: {' '.join(client.trail)}"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 
@@ -16,8 +17,9 @@ from tests.support.services import free_port
 class LiveServer:
     def __init__(self, settings: Settings) -> None:
         self.port = free_port()
+        self.app = create_app(settings)
         config = uvicorn.Config(
-            create_app(settings),
+            self.app,
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
@@ -32,6 +34,11 @@ class LiveServer:
 
     def ws(self, match_id: str) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/matches/{match_id}"
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The server thread's event loop (to run a coroutine on the app's side)."""
+        return self._server.servers[0].get_loop()
 
     def start(self) -> LiveServer:
         self._thread.start()
