@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from app.config import LimitSettings
+from app.db.models import MatchStatus
 from app.games.base import Game, Viewer
 from app.matches.records import MatchSummary, Position, Step
 from app.matches.service import MatchService
@@ -265,6 +266,7 @@ class Hub:
             await self._steps(room)
             room.wake.set()  # the pump then tells the room's sockets the new status
             summary = await self._service.summary(room.match_id)
+        summary = as_of(summary, room.position.version)
         room.summary = (asyncio.get_running_loop().time(), summary)
         return summary
 
@@ -356,6 +358,19 @@ class Hub:
             room.presence = text
             for member in room.members:
                 member.outbox.push(text)
+
+
+def as_of(summary: MatchSummary, version: int) -> MatchSummary:
+    """``summary`` as it stood at ``version``, the last state frame sent.
+
+    Under load the commits of a busy match can outrun the catch-up rounds above; the
+    summary then describes a version the sockets have not been sent yet. A version with a
+    successor was being played, so it is reported active, with no outcome: the pump sends
+    the newer versions and then the new status.
+    """
+    if summary.version <= version:
+        return summary
+    return replace(summary, version=version, status=MatchStatus.ACTIVE, outcome=None)
 
 
 def render(game: Game, step: Step, viewer: Viewer) -> str:

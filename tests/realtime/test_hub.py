@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from app.config import LimitSettings
+from app.matches.records import MatchSummary, Position, Progress
 from app.realtime.hub import PRESENCE_COALESCE_SECONDS, Hub
 from app.realtime.outbox import TRY_AGAIN_LATER, Outbox
 from app.realtime.pubsub import MemoryBus
@@ -158,3 +161,57 @@ async def test_close_sockets_sends_every_open_socket_the_code_and_waits_at_most_
     await hub.close_sockets(1012, "server restart", timeout=0.1)
     assert [s.closed_with for s in sockets] == [(1012, "server restart")] * 2
     assert 0.1 <= loop.time() - started < 1.0  # nobody left: it gave up after the timeout
+
+
+class RecordingSocket:
+    def __init__(self) -> None:
+        self.frames: list[dict[str, Any]] = []
+
+    async def send_text(self, data: str) -> None:
+        self.frames.append(json.loads(data))
+
+    async def send_bytes(self, data: bytes) -> None:
+        raise AssertionError("nothing is compressed here")
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        return None
+
+
+class OutrunService:
+    """A busy match whose commits outrun every catch-up round: the database's summary is
+    always one version (the final one) beyond the steps the hub has been given."""
+
+    def __init__(self) -> None:
+        self.state = countdown.setup(1, {"start": 40})
+
+    async def position(self, match_id: str) -> Position:
+        return Position(match_id, countdown, 39, "active", self.state)  # type: ignore[arg-type]
+
+    async def clock(self, match_id: str) -> None:
+        return None
+
+    async def summary(self, match_id: str) -> MatchSummary:
+        now = datetime.now(UTC)
+        return MatchSummary(match_id, "countdown", "finished", 40, (), {"winner": "north"}, now)
+
+    async def progress(self, known: Position, told: int = 0) -> Progress:
+        return Progress("active", ())
+
+    async def set_connected(self, match_id: str, seat: str, connected: bool) -> None:
+        return None
+
+
+async def test_a_welcome_never_reports_a_status_ahead_of_its_state_frame() -> None:
+    """Said "finished" with the state of version 39, a client believes the game ended a
+    move early (seen under load in the fault tests)."""
+    hub = Hub(service=OutrunService(), limits=LimitSettings())  # type: ignore[arg-type]
+    socket = RecordingSocket()
+    outbox = Outbox(socket, 16)
+    await hub.join("m1", None, outbox, since=None)
+    while len(socket.frames) < 2:
+        await asyncio.sleep(0.01)
+    welcome, state = socket.frames[:2]
+    await hub.close()
+    assert (welcome["type"], state["type"], state["version"]) == ("welcome", "state", 39)
+    assert (welcome["match"]["status"], welcome["match"]["version"]) == ("active", 39)
+    assert welcome["match"]["outcome"] is None
