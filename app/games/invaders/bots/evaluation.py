@@ -6,6 +6,8 @@ board as it stands leaves no margin and loses far more often (§3.6: −9 points
 for a surprise of 2 instead of 3). So the evaluator resolves the coming attack
 on the current board, and when the Invader still has a main phase before that
 attack it adds a ``surprise`` to the Invader's best zone, like the prototype.
+``modelled_surge`` (switched off in the shipped weights; docs/balance.md §11)
+derives that push from what Mankind may know instead of a fixed weight.
 
 The score is from Mankind's point of view (positive = good for Mankind) and is
 negated for the Invader. Each side has its own weights (§3.7: "each side has its
@@ -23,6 +25,7 @@ from app.games.invaders.cards import (
     has_activated,
     owner_of_type,
 )
+from app.games.invaders.catalog import CATALOG
 from app.games.invaders.power import all_powers, zone_totals
 from app.games.invaders.state import INVADER, MANKIND, State
 
@@ -57,11 +60,28 @@ class Weights:
     mankind_hand_pivot: float = 5.0
     invader_hand_pivot: float = 6.0
     hand_above: float = 0.0  # 1: cards beyond the pivot count 1 each (only the last cards gain)
+    # The modelled surge (docs/balance.md §11): 1 replaces the fixed ``surprise`` by
+    # ``modelled_surge``, the Invader's expected best affordable unit next main phase,
+    # derived from public counts and the unseen pool. ``surge_scale`` multiplies it; it is
+    # 1 for both bots and only the strong Mankind's search raises it (levels.py).
+    surge_model: float = 0.0
+    surge_scale: float = 1.0
+    # Zone pressure's shape (an experiment, §11): 0 sums every zone within ``REACH``;
+    # 1 sums every zone within reach of the modelled surge; 2 counts the best zone only.
+    pressure_mode: float = 0.0
 
 
 MANKIND_WEIGHTS = Weights()
 INVADER_WEIGHTS = Weights(surprise=2.0)
-SHAPE_NAMES = ("hand_ratio", "mankind_hand_pivot", "invader_hand_pivot", "hand_above")
+SHAPE_NAMES = (
+    "hand_ratio",
+    "mankind_hand_pivot",
+    "invader_hand_pivot",
+    "hand_above",
+    "surge_model",
+    "surge_scale",
+    "pressure_mode",
+)
 WEIGHT_NAMES = tuple(f.name for f in fields(Weights) if f.name not in SHAPE_NAMES)
 
 
@@ -69,7 +89,7 @@ def hand_value(n: int, ratio: float, pivot: float, above: float = 0.0) -> float:
     """Value of ``n`` hand cards in hand-weight units: the i-th card (1-based) is worth
     ``ratio ** (i - pivot)``, so with ``ratio`` < 1 the first cards are worth more than
     one unit and the cards beyond ``pivot`` less; ``ratio`` 1 is the flat count ``n``."""
-    if ratio == 1.0 or n <= 0:
+    if ratio == 1.0 or pivot <= 0 or n <= 0:  # a pivot of 0 keeps that hand flat
         return float(max(0, n))
     if above and n > pivot:
         k = int(pivot)
@@ -100,6 +120,61 @@ def projected_drain(
     return max(0.0, total + best_gain - s.shield)
 
 
+_UNITS = {
+    t: (ct.power, ct.discard, ct.drain)
+    for t, ct in CATALOG.cards.items()
+    if ct.side == "invader" and ct.power is not None
+}
+"""Invader permanents: (printed power, discard cost, drain cost)."""
+_NO_UNIT = (0, 99, 99)
+DRAW_PER_TURN = 2  # R-DRAW-1
+
+
+def modelled_surge(s: State) -> float:
+    """The Invader's expected push next main phase, as Mankind may know it: the expected
+    printed power of the strongest unit he can afford in the hand he will hold.
+
+    Derived from public data only: the Invader's hand size (+ the 2 cards of his draw
+    phase if it is still ahead), the cards of his hand that are publicly known, his deck
+    size (drain costs must be payable) and the multiset of Invader cards Mankind has not
+    seen (his hidden hand + deck; in a determinized State exactly ``hand ∪ deck``, the
+    same for every determinization). A unit of discard d needs d other hand cards. The
+    hidden cards are a uniform draw from that pool, so P(best ≥ v) is hypergeometric;
+    E[best] = Σ_v P(best ≥ v). No free constant.
+    """
+    hand, deck = s.hand[INVADER], s.deck[INVADER]
+    draws = 0 if (s.active == INVADER and s.phase in ("main", "attack")) else DRAW_PER_TURN
+    draws = min(draws, len(deck))
+    size = len(hand) + draws
+    if size == 0:
+        return 0.0
+    payable = len(deck) - draws
+    known: list[tuple[int, int, int]] = []
+    pool: list[tuple[int, int, int]] = [_UNITS.get(s.types[c], _NO_UNIT) for c in deck]
+    for c in hand:
+        (known if c in s.revealed else pool).append(_UNITS.get(s.types[c], _NO_UNIT))
+    hidden = size - len(known)
+    n = len(pool)
+    out = 0.0
+    for v in range(1, 7):
+        if any(p >= v and d < size and dr <= payable for p, d, dr in known):
+            out += 1.0
+            continue
+        k = sum(1 for p, d, dr in pool if p >= v and d < size and dr <= payable)
+        if k == 0:
+            break
+        miss = 1.0
+        for i in range(min(hidden, n)):
+            miss *= max(0.0, (n - k - i) / (n - i))
+        out += 1.0 - miss
+    return out
+
+
+def surprise_of(s: State, w: Weights) -> float:
+    """The Invader power the evaluator assumes arrives in his best zone."""
+    return modelled_surge(s) * w.surge_scale if w.surge_model else w.surprise
+
+
 def _zone_totals(s: State) -> list[tuple[int, int]]:
     """(Mankind, Invader) totals of every zone, computed once per evaluation."""
     powers = all_powers(s)
@@ -116,9 +191,13 @@ def _board_power(s: State, side: int) -> int:
     return sum(powers[c] for z in range(N_ZONES) for c in s.board[z * 2 + side])
 
 
-def _pressure(totals: list[tuple[int, int]]) -> int:
+def _pressure(totals: list[tuple[int, int]], mode: float = 0.0, reach: float = REACH) -> float:
     """Zone pressure: how far the Invader has got toward breaking each zone (partial
     progress counts, so a greedy bot can build a concentrated push card by card)."""
+    if mode == 2.0:
+        return max(max(0, inv - mk + REACH) for mk, inv in totals)
+    if mode == 1.0:
+        return sum(max(0.0, inv - mk + reach) for mk, inv in totals)
     return sum(max(0, inv - mk + REACH) for mk, inv in totals)
 
 
@@ -141,7 +220,7 @@ def mankind_score(s: State, w: Weights) -> float:
     """Position value for Mankind (terminal states are ±WIN)."""
     if s.outcome is not None:
         return WIN if s.outcome.winner == "mankind" else -WIN
-    surprise = w.surprise if _surprise_applies(s) else 0.0
+    surprise = surprise_of(s, w) if _surprise_applies(s) else 0.0
     totals = _zone_totals(s)
     drain = projected_drain(s, surprise, totals)
     wards = sum(s.wards.values())
@@ -176,7 +255,10 @@ def mankind_score(s: State, w: Weights) -> float:
     # game clock (the smaller deck), so it is not fired at the first chance nor hoarded.
     clock = min(len(s.deck[MANKIND]), i_deck) / FULL_DECK
     score += w.strategy * clock * (_dormant(s, MANKIND) - _dormant(s, INVADER))
-    score -= w.pressure * _pressure(totals)
+    if w.pressure_mode == 1.0:
+        score -= w.pressure * _pressure(totals, 1.0, modelled_surge(s))
+    else:
+        score -= w.pressure * _pressure(totals, w.pressure_mode)
     score += w.engine * (_engines(s, MANKIND) - _engines(s, INVADER))
     return score
 

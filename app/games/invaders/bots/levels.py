@@ -56,7 +56,11 @@ search uses this.
 def _search_weights(side: int, weights: Weights) -> Weights:
     """The strong level's move evaluator: Mankind with the larger margin for the push."""
     if side == MANKIND:
-        return replace(weights, surprise=weights.surprise * MANKIND_CAUTION)
+        return replace(
+            weights,
+            surprise=weights.surprise * MANKIND_CAUTION,
+            surge_scale=weights.surge_scale * MANKIND_CAUTION,
+        )
     return weights
 
 

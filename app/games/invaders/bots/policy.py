@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.games.invaders import engine
-from app.games.invaders.bots.evaluation import Weights, card_value, score
+from app.games.invaders.bots.evaluation import Weights, card_value, score, surprise_of
 from app.games.invaders.cards import ZONE_IDS, card
 from app.games.invaders.decisions import parse_cid
 from app.games.invaders.power import all_powers, zone_totals
@@ -60,12 +60,13 @@ def rule_choice(s: State, side: int, options: list[JSON], w: Weights) -> JSON | 
     if kind == "chainmail_window":
         return next((o for o in options if o["type"] == "decline"), options[0])
     if kind in ("play_zone", "place_hero"):
+        surprise = surprise_of(s, w) if side == MANKIND else 0.0
         top = engine.pending(s)
         c = getattr(top, "card", -1)
         power = (card(s.types[c]).power or 0) if c >= 0 else 0
         return max(
             options,
-            key=lambda o: _zone_need(s, side, ZONE_IDS.index(o["zone"]), power, w.surprise),
+            key=lambda o: _zone_need(s, side, ZONE_IDS.index(o["zone"]), power, surprise),
         )
     return None
 

@@ -1,18 +1,24 @@
-"""The evaluator's hand term: flat by default, diminishing returns when switched on."""
+"""The evaluator's hand term (flat by default, diminishing returns when switched on) and
+the modelled surge of the Invader's next push (docs/balance.md §11)."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from itertools import pairwise
 
+from app.games.invaders.bots import determinize, observe
 from app.games.invaders.bots.evaluation import (
     INVADER_WEIGHTS,
     MANKIND_WEIGHTS,
     WEIGHT_NAMES,
+    _pressure,
     hand_value,
     mankind_score,
+    modelled_surge,
+    surprise_of,
 )
-from app.games.invaders.state import MANKIND
+from app.games.invaders.state import INVADER, MANKIND, State
 from tests.games.invaders.bots.test_bot_knowledge import random_position
 
 
@@ -44,3 +50,60 @@ def test_losing_a_card_from_a_short_hand_costs_more_than_from_a_long_one() -> No
         return mankind_score(cut, w)
 
     assert with_hand(2) - with_hand(1) > with_hand(len(hand)) - with_hand(len(hand) - 1)
+
+
+def _invader_hand(s: State, n: int) -> State:
+    """``s`` with the Invader's hand cut to its first ``n`` cards (the rest back on the deck)."""
+    hand, deck = s.hand[INVADER], s.deck[INVADER]
+    return replace(
+        s,
+        hand=(s.hand[MANKIND], hand[:n]),
+        deck=(s.deck[MANKIND], hand[n:] + deck),
+    )
+
+
+def _mid_game() -> State:
+    return next(
+        p
+        for p in (random_position(seed, n) for seed in range(5, 40) for n in (20, 30, 40))
+        if p.outcome is None and p.active == MANKIND and len(p.hand[INVADER]) >= 4
+    )
+
+
+def test_modelled_surge_grows_with_the_invaders_hand_and_stays_in_range() -> None:
+    s = _mid_game()
+    surges = [modelled_surge(_invader_hand(s, n)) for n in range(len(s.hand[INVADER]) + 1)]
+    assert all(a <= b + 1e-12 for a, b in pairwise(surges))
+    assert 0.0 < surges[0] < surges[-1] <= 6.0  # at most the strongest printed unit
+
+
+def test_modelled_surge_depends_only_on_what_mankind_may_know() -> None:
+    s = _mid_game()
+    k = observe(s, "mankind")
+    values = {round(modelled_surge(determinize(k, random.Random(i))), 9) for i in range(5)}
+    assert values == {round(modelled_surge(s), 9)}
+
+
+def test_surge_model_is_off_in_the_shipped_weights_and_replaces_the_fixed_surprise() -> None:
+    assert MANKIND_WEIGHTS.surge_model == INVADER_WEIGHTS.surge_model == 0.0
+    assert "surge_model" not in WEIGHT_NAMES and "surge_scale" not in WEIGHT_NAMES
+    s = _mid_game()
+    w = replace(MANKIND_WEIGHTS, surge_model=1.0)
+    assert surprise_of(s, MANKIND_WEIGHTS) == MANKIND_WEIGHTS.surprise
+    assert surprise_of(s, w) == modelled_surge(s)
+    assert surprise_of(s, replace(w, surprise=99.0)) == modelled_surge(s)  # not a weight
+    assert surprise_of(s, replace(w, surge_scale=2.0)) == 2.0 * modelled_surge(s)
+
+
+def test_a_pivot_of_zero_keeps_that_hand_flat() -> None:
+    """§11's one-sided shapes: ``mankind_hand_pivot`` 0 leaves Mankind's hand flat."""
+    assert [hand_value(n, 0.7, 0.0) for n in range(6)] == [float(n) for n in range(6)]
+    assert hand_value(3, 0.7, 6.0) > 3.0
+
+
+def test_pressure_modes() -> None:
+    totals = [(3, 2), (1, 4), (5, 0)]  # (Mankind, Invader) per zone
+    assert _pressure(totals) == 2 + 6 + 0  # shipped: every zone within REACH 3
+    assert _pressure(totals, 2.0) == 6  # the best zone only
+    assert _pressure(totals, 1.0, 1.5) == 0.5 + 4.5 + 0.0  # within the surge's reach
+    assert MANKIND_WEIGHTS.pressure_mode == INVADER_WEIGHTS.pressure_mode == 0.0

@@ -92,6 +92,10 @@ def test_strong_mankind_searches_with_a_larger_margin_for_the_push(
     for seat in SIDES:
         levels.strong_level(observe(s, seat), random.Random(0), FAST, default_weights(seat))
     (mk_own, mk_other, mk_leaf), invader = seen
-    assert mk_own == replace(MANKIND_WEIGHTS, surprise=MANKIND_WEIGHTS.surprise * MANKIND_CAUTION)
+    assert mk_own == replace(
+        MANKIND_WEIGHTS,
+        surprise=MANKIND_WEIGHTS.surprise * MANKIND_CAUTION,
+        surge_scale=MANKIND_WEIGHTS.surge_scale * MANKIND_CAUTION,  # the modelled surge too
+    )
     assert (mk_other, mk_leaf) == (INVADER_WEIGHTS, MANKIND_WEIGHTS)  # the horizon: default
     assert invader == (INVADER_WEIGHTS, MANKIND_WEIGHTS, INVADER_WEIGHTS)
