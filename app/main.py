@@ -38,7 +38,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     pepper = settings.security.seat_secret_pepper.get_secret_value()
     service = MatchService(create_session_factory(engine), pepper, bus.publish)
     # shared by the workers in the bus's Redis or PostgreSQL (app/realtime/shared_limits.py)
-    guard = create_guard(settings.limits, settings.bus, settings.database.url)
+    guard = create_guard(settings.limits, settings.bus, settings.database.url, pepper)
     hub = Hub(service, settings.limits, bus, guard=guard)
     bus.subscribe(service.observe)
     bus.subscribe(hub.on_version)

@@ -134,6 +134,7 @@ class PostgresGuard(SharedGuard):
         lease_seconds: float = LEASE_SECONDS,
         timeout_seconds: float = CALL_TIMEOUT_SECONDS,
         retry_seconds: float = RETRY_SECONDS,
+        pepper: str = "",
         prune_seconds: float = PRUNE_SECONDS,
     ) -> None:
         super().__init__(
@@ -141,6 +142,7 @@ class PostgresGuard(SharedGuard):
             lease_seconds=lease_seconds,
             timeout_seconds=timeout_seconds,
             retry_seconds=retry_seconds,
+            pepper=pepper,
         )
         self._dsn = asyncpg_dsn(database_url)
         self._prefix = prefix

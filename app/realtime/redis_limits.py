@@ -113,12 +113,14 @@ class RedisGuard(SharedGuard):
         lease_seconds: float = LEASE_SECONDS,
         timeout_seconds: float = CALL_TIMEOUT_SECONDS,
         retry_seconds: float = RETRY_SECONDS,
+        pepper: str = "",
     ) -> None:
         super().__init__(
             limits,
             lease_seconds=lease_seconds,
             timeout_seconds=timeout_seconds,
             retry_seconds=retry_seconds,
+            pepper=pepper,
         )
         self._prefix = prefix
         self._client: Any = redis.from_url(

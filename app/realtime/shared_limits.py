@@ -20,12 +20,17 @@ a minute, and counts each such answer in ``skirmish_limits_fallback_total``. Unt
 store answers again no call waits for it: the renewal task probes it every
 ``RETRY_SECONDS`` and switches back on the first answer, after rewriting this worker's
 sockets. Sockets are counted locally all along, so that rewrite is exact.
+
+**Addresses** are keyed by ``tag``: an HMAC of the address under the seat-secret pepper.
+The stores are shared and outlive a request; they have no use for the addresses themselves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 import math
 import time
@@ -90,8 +95,10 @@ class SharedGuard:
         lease_seconds: float = LEASE_SECONDS,
         timeout_seconds: float = CALL_TIMEOUT_SECONDS,
         retry_seconds: float = RETRY_SECONDS,
+        pepper: str = "",
     ) -> None:
         self._limits = limits
+        self._pepper = pepper.encode()
         self._lease_ms = max(1, round(lease_seconds * 1000))
         self._timeout = timeout_seconds
         self._retry = retry_seconds
@@ -145,6 +152,7 @@ class SharedGuard:
 
     async def check_action(self, address: str) -> errors.MatchError | None:
         """The refusal for one more action from ``address`` now, or None (a token is taken)."""
+        address = self.tag(address)
         taken = await self._take(
             "action", address, self._limits.ip_rate_per_second, self._limits.ip_rate_burst
         )
@@ -155,6 +163,7 @@ class SharedGuard:
 
     async def check_join(self, address: str) -> None:
         """Raise ``join_rate_limited`` when ``address`` joins (hello, claim, create) too fast."""
+        address = self.tag(address)
         taken = await self._take(
             "join", address, self._limits.join_rate_per_second, self._limits.join_rate_burst
         )
@@ -166,6 +175,7 @@ class SharedGuard:
 
     async def open_socket(self, address: str) -> None:
         """Count a socket of ``address``; raise ``too_many_sockets`` past the cluster's cap."""
+        address = self.tag(address)
         cap = self._limits.max_sockets_per_ip
         async with self._turns:
             allowed = await self._shared(lambda: self._open_shared(address, cap))
@@ -178,6 +188,7 @@ class SharedGuard:
 
     async def close_socket(self, address: str) -> None:
         """Forget a socket of ``address``: locally at once, in the store as soon as it answers."""
+        address = self.tag(address)
         self._sockets[address] -= 1  # before any await: even a cancelled close is counted
         if self._sockets[address] <= 0:
             del self._sockets[address]
@@ -188,7 +199,12 @@ class SharedGuard:
 
     def sockets(self, address: str) -> int:
         """The sockets of ``address`` on this worker."""
-        return self._sockets[address]
+        return self._sockets[self.tag(address)]
+
+    def tag(self, address: str) -> str:
+        """What stands for ``address`` in the store and in memory: a keyed hash, so the
+        shared store (a Redis, the database) never holds the clients' IP addresses."""
+        return hmac.new(self._pepper, address.encode(), hashlib.sha256).hexdigest()[:32]
 
     async def start(self) -> None:
         """Register this worker and keep its lease (and its sockets) alive."""

@@ -165,18 +165,21 @@ class MemoryGuard:
         return None
 
 
-def create_guard(limits: LimitSettings, bus: BusSettings, database_url: str | None = None) -> Guard:
+def create_guard(
+    limits: LimitSettings, bus: BusSettings, database_url: str | None = None, pepper: str = ""
+) -> Guard:
     """Limits shared where the workers already share a bus, else this worker's.
 
     A Redis bus shares them in that Redis, the PostgreSQL bus in the database at
-    ``database_url`` (the bus's own; without it they stay this worker's).
+    ``database_url`` (the bus's own; without it they stay this worker's). ``pepper`` keys
+    the addresses' hashes there (shared_limits.py).
     """
     if bus.backend == "redis":
         from app.realtime.redis_limits import RedisGuard
 
-        return RedisGuard(limits, bus.url, f"{bus.channel}:limits")
+        return RedisGuard(limits, bus.url, f"{bus.channel}:limits", pepper=pepper)
     if bus.backend == "postgresql" and database_url is not None:
         from app.realtime.pg_limits import PostgresGuard
 
-        return PostgresGuard(limits, database_url, f"{bus.channel}:limits")
+        return PostgresGuard(limits, database_url, f"{bus.channel}:limits", pepper=pepper)
     return MemoryGuard(limits)

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
 
 import asyncpg
 import pytest
@@ -70,7 +71,7 @@ async def make_guard() -> AsyncIterator[MakeGuard]:
     prefix = f"t{uuid.uuid4().hex[:12]}:limits"
     guards: list[PostgresGuard] = []
 
-    async def make(url: str, start: bool = True, **options: float) -> PostgresGuard:
+    async def make(url: str, start: bool = True, **options: Any) -> PostgresGuard:
         guard = PostgresGuard(LIMITS, url, prefix, **options)
         guards.append(guard)
         if start:
@@ -142,7 +143,7 @@ async def test_a_bucket_refills_by_the_databases_clock(
 ) -> None:
     north = await make_guard(shared_database)
     assert await actions_taken(north, 4) == [True, True, True, False]
-    key = f"{north._prefix}:action:{ADDRESS}"
+    key = f"{north._prefix}:action:{north.tag(ADDRESS)}"
     # As if the last take were 1000 s ago by the database's clock: 0.001/s gives 1 token.
     await query(
         shared_database,
@@ -155,7 +156,7 @@ async def test_a_bucket_refills_by_the_databases_clock(
 async def test_idle_buckets_are_pruned(shared_database: str, make_guard: MakeGuard) -> None:
     north = await make_guard(shared_database, start=False, prune_seconds=0.0)
     await north.check_action(ADDRESS)
-    key = f"{north._prefix}:action:{ADDRESS}"
+    key = f"{north._prefix}:action:{north.tag(ADDRESS)}"
     await query(
         shared_database,
         "UPDATE limit_buckets SET expires_at = statement_timestamp() - interval '1 second'"
@@ -279,7 +280,7 @@ async def test_a_database_that_does_not_answer_is_waited_for_at_most_the_timeout
             await guard.check_action(ADDRESS)
             await conn.execute(
                 "SELECT 1 FROM limit_buckets WHERE key = $1 FOR UPDATE",
-                f"{guard._prefix}:action:{ADDRESS}",
+                f"{guard._prefix}:action:{guard.tag(ADDRESS)}",
             )
             loop = asyncio.get_running_loop()
             started = loop.time()
@@ -356,3 +357,21 @@ async def test_two_live_workers_on_a_postgresql_bus_cap_an_address_together(
                 await client.close()
         first.stop()
         second.stop()
+
+
+async def test_the_database_never_holds_an_address(
+    shared_database: str, make_guard: MakeGuard
+) -> None:
+    guard = await make_guard(shared_database, pepper="pepper")
+    await guard.check_action(ADDRESS)
+    await guard.check_join(ADDRESS)
+    assert await can_open(guard)
+    rows = await query(
+        shared_database,
+        "SELECT key AS text FROM limit_buckets WHERE key LIKE $1"
+        " UNION ALL SELECT address FROM limit_sockets WHERE address LIKE $1",
+        f"{guard._prefix}%",
+    )
+    texts = [r["text"] for r in rows]
+    assert len(texts) == 3 and all(guard.tag(ADDRESS) in t for t in texts)
+    assert not any(ADDRESS in t for t in texts)

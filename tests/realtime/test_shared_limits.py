@@ -12,6 +12,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prometheus_client import REGISTRY
@@ -47,7 +48,7 @@ async def make_guard() -> AsyncIterator[MakeGuard]:
     prefix = f"t{uuid.uuid4().hex[:12]}:limits"
     guards: list[RedisGuard] = []
 
-    async def make(url: str = SHARED_REDIS, start: bool = True, **options: float) -> RedisGuard:
+    async def make(url: str = SHARED_REDIS, start: bool = True, **options: Any) -> RedisGuard:
         guard = RedisGuard(LIMITS, url, prefix, **options)
         guards.append(guard)
         if start:
@@ -231,3 +232,23 @@ async def test_two_live_workers_on_a_redis_bus_cap_an_address_together(
                 await client.close()
         first.stop()
         second.stop()
+
+
+async def test_redis_never_holds_an_address(shared_redis: None, make_guard: MakeGuard) -> None:
+    guard = await make_guard(pepper="pepper")
+    await guard.check_action(ADDRESS)
+    await guard.check_join(ADDRESS)
+    assert await can_open(guard)
+    client = guard._client
+    keys = [k.decode() async for k in client.scan_iter(match=f"{guard._prefix}*")]
+    fields = [
+        f.decode() for k in keys if await client.type(k) == b"hash" for f in await client.hkeys(k)
+    ]
+    assert any(guard.tag(ADDRESS) in text for text in keys + fields)
+    assert not any(ADDRESS in text for text in keys + fields)
+
+
+def test_an_address_tag_depends_on_the_pepper() -> None:
+    one, other = (RedisGuard(LIMITS, SHARED_REDIS, "p", pepper=p) for p in ("a", "b"))
+    assert one.tag(ADDRESS) != other.tag(ADDRESS) and one.tag(ADDRESS) == one.tag(ADDRESS)
+    assert one.tag(ADDRESS) != one.tag("203.0.113.8")
