@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import logging
 import math
 import time
@@ -44,6 +42,7 @@ from prometheus_client import Gauge
 
 from app.config import LimitSettings
 from app.matches import errors
+from app.matches.seat_keys import hash_secret
 from app.realtime.throttle import AddressGuard
 
 T = TypeVar("T")
@@ -98,7 +97,7 @@ class SharedGuard:
         pepper: str = "",
     ) -> None:
         self._limits = limits
-        self._pepper = pepper.encode()
+        self._pepper = pepper
         self._lease_ms = max(1, round(lease_seconds * 1000))
         self._timeout = timeout_seconds
         self._retry = retry_seconds
@@ -204,7 +203,7 @@ class SharedGuard:
     def tag(self, address: str) -> str:
         """What stands for ``address`` in the store and in memory: a keyed hash, so the
         shared store (a Redis, the database) never holds the clients' IP addresses."""
-        return hmac.new(self._pepper, address.encode(), hashlib.sha256).hexdigest()[:32]
+        return hash_secret(self._pepper, address)[:32]
 
     async def start(self) -> None:
         """Register this worker and keep its lease (and its sockets) alive."""
