@@ -20,6 +20,17 @@ class Node:
         self.me = self
 
 
+@pytest.fixture(autouse=True)
+def no_other_gc_callbacks() -> Iterator[None]:
+    """Each test sees only its own policy: an app still running elsewhere in the test
+    process (a live server being torn down) must not freeze or count for it."""
+    others = list(gc.callbacks)
+    gc.callbacks.clear()
+    gc.unfreeze()
+    yield
+    gc.callbacks[:] = others
+
+
 @pytest.fixture
 def policy() -> Iterator[FreezePolicy]:
     policy = FreezePolicy()

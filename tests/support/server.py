@@ -50,5 +50,10 @@ class LiveServer:
         return self
 
     def stop(self) -> None:
+        """Graceful stop; forced if it outlasts 10 s, so no app (and its process-wide
+        GC policy, app/gc_freeze.py) outlives the test that started it."""
         self._server.should_exit = True
         self._thread.join(timeout=10)
+        if self._thread.is_alive():
+            self._server.force_exit = True
+            self._thread.join(timeout=10)
