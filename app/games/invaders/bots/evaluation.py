@@ -5,9 +5,10 @@ Why a projection: the Invader sees Mankind's board and then picks where to push
 board as it stands leaves no margin and loses far more often (§3.6: −9 points
 for a surprise of 2 instead of 3). So the evaluator resolves the coming attack
 on the current board, and when the Invader still has a main phase before that
-attack it adds a ``surprise`` to the Invader's best zone, like the prototype.
-``modelled_surge`` (switched off in the shipped weights; docs/balance.md §11)
-derives that push from what Mankind may know instead of a fixed weight.
+attack it adds a push to the Invader's best zone. The prototype added a fixed 3
+(``surprise``); the shipped weights derive it from what Mankind may know
+(``modelled_surge``, docs/balance.md §11–§12), as §3.6 asks: "the engine's bot for
+Mankind must model the surge".
 
 The score is from Mankind's point of view (positive = good for Mankind) and is
 negated for the Invader. Each side has its own weights (§3.7: "each side has its
@@ -51,7 +52,7 @@ class Weights:
     strategy: float = 2.0  # option value of a dormant strategy at the start (× game clock)
     pressure: float = 0.3  # per point of Invader power within ``REACH`` of breaking a zone
     engine: float = 1.0  # per permanent in play with an activated ability (future uses)
-    surprise: float = 3.0  # Invader power assumed to arrive in his best zone
+    surprise: float = 3.0  # the prototype's fixed push, read only with surge_model 0
     # Shape of the hand term, an experiment switched off in the shipped weights
     # (docs/balance.md §10: measured, not adopted). Not weights: B-2 scales the two hand
     # weights above. ``hand_ratio`` 1.0 is the flat per-card value; below 1, the i-th
@@ -60,11 +61,12 @@ class Weights:
     mankind_hand_pivot: float = 5.0
     invader_hand_pivot: float = 6.0
     hand_above: float = 0.0  # 1: cards beyond the pivot count 1 each (only the last cards gain)
-    # The modelled surge (docs/balance.md §11): 1 replaces the fixed ``surprise`` by
-    # ``modelled_surge``, the Invader's expected best affordable unit next main phase,
-    # derived from public counts and the unseen pool. ``surge_scale`` multiplies it; it is
-    # 1 for both bots and only the strong Mankind's search raises it (levels.py).
-    surge_model: float = 0.0
+    # The modelled surge (docs/balance.md §11, shipped since §12): 1 replaces the fixed
+    # ``surprise`` by ``modelled_surge``, the Invader's expected best affordable unit next
+    # main phase, derived from public counts and the unseen pool; 0 restores the fixed
+    # push. ``surge_scale`` multiplies it; it is 1 for both bots and only the strong
+    # Mankind's search raises it (levels.py).
+    surge_model: float = 1.0
     surge_scale: float = 1.0
     # Zone pressure's shape (an experiment, §11): 0 sums every zone within ``REACH``;
     # 1 sums every zone within reach of the modelled surge; 2 counts the best zone only.
@@ -82,7 +84,10 @@ SHAPE_NAMES = (
     "surge_scale",
     "pressure_mode",
 )
-WEIGHT_NAMES = tuple(f.name for f in fields(Weights) if f.name not in SHAPE_NAMES)
+UNREAD_NAMES = ("surprise",)
+"""Read only with ``surge_model`` 0, so not an evaluation weight of the shipped bots."""
+WEIGHT_NAMES = tuple(f.name for f in fields(Weights) if f.name not in SHAPE_NAMES + UNREAD_NAMES)
+"""The evaluation weights that B-2 scales (×0.5 and ×1.5, both bots)."""
 
 
 def hand_value(n: int, ratio: float, pivot: float, above: float = 0.0) -> float:
@@ -105,19 +110,48 @@ def scaled(w: Weights, name: str, factor: float) -> Weights:
 def projected_drain(
     s: State, surprise: float, totals: list[tuple[int, int]] | None = None
 ) -> float:
-    """Cards Mankind drains in the coming attack on the current board.
+    """Cards Mankind drains in the coming attack on the current board, plus the extra
+    attack (U-1) that follows it at the start of Mankind's turn (``attack_drains``)."""
+    main, echo = attack_drains(s, surprise, totals)
+    return main + echo
 
-    The Invader's extra ``surprise`` goes to the zone where it drains most;
-    Mankind's shield pool absorbs what it can (C-19).
+
+def attack_drains(
+    s: State, surprise: float, totals: list[tuple[int, int]] | None = None
+) -> tuple[float, float]:
+    """(coming attack, extra attack) drain on the current board.
+
+    The Invader's extra ``surprise`` goes to the zone where it drains most; Mankind's
+    shield pool absorbs what it can of the coming attack (C-19). A unit with
+    ``extra_attack`` (Black Narcissus) attacks its zone once more at the start of
+    Mankind's turn, after the pool emptied (U-1): that drain is not shielded, does not
+    count for the plot check (C-22), and a surprise in that zone drains twice.
     """
     totals = _zone_totals(s) if totals is None else totals
-    total = 0.0
-    best_gain = 0.0
-    for mk, inv in totals:
-        now = max(0, inv - mk)
-        total += now
-        best_gain = max(best_gain, max(0.0, inv + surprise - mk) - now)
-    return max(0.0, total + best_gain - s.shield)
+    echo_zones = _echo_zones(s)
+    now = [max(0, inv - mk) for mk, inv in totals]
+    base = sum(now)
+    best = (max(0.0, base - s.shield), float(sum(now[z] for z in echo_zones)))
+    if surprise <= 0:
+        return best
+    for z, (mk, inv) in enumerate(totals):
+        gain = max(0.0, inv + surprise - mk) - now[z]
+        main = max(0.0, base + gain - s.shield)
+        echo = sum(now[e] + (gain if e == z else 0.0) for e in echo_zones)
+        if main + echo > sum(best):
+            best = (main, echo)
+    return best
+
+
+_ECHO_TYPES = frozenset(t for t, ct in CATALOG.cards.items() if "extra_attack" in (ct.formal or ""))
+"""Card types that attack their zone again at the start of Mankind's turn (U-1)."""
+
+
+def _echo_zones(s: State) -> list[int]:
+    """Zones a U-1 unit of the Invader will attack again (one entry per such unit)."""
+    return [
+        z for z in range(N_ZONES) for c in s.board[z * 2 + INVADER] if s.types[c] in _ECHO_TYPES
+    ]
 
 
 _UNITS = {
@@ -222,7 +256,8 @@ def mankind_score(s: State, w: Weights) -> float:
         return WIN if s.outcome.winner == "mankind" else -WIN
     surprise = surprise_of(s, w) if _surprise_applies(s) else 0.0
     totals = _zone_totals(s)
-    drain = projected_drain(s, surprise, totals)
+    main_drain, echo_drain = attack_drains(s, surprise, totals)
+    drain = main_drain + echo_drain
     wards = sum(s.wards.values())
     m_deck = len(s.deck[MANKIND]) + wards - drain
     i_deck = len(s.deck[INVADER])
@@ -234,7 +269,7 @@ def mankind_score(s: State, w: Weights) -> float:
         return WIN / 20  # the Invader cannot draw 2 next turn (W2)
     plot = s.plot
     attack_ahead = s.active == MANKIND or s.phase in ("main", "attack", "draw")
-    if attack_ahead and drain < 0.5 and not s.drain_inflicted:
+    if attack_ahead and main_drain < 0.5 and not s.drain_inflicted:
         plot -= 1  # the coming plot check fails (§8.2)
     if plot <= 0:
         return WIN / 10

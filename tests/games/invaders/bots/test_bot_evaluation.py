@@ -1,5 +1,6 @@
 """The evaluator's hand term (flat by default, diminishing returns when switched on) and
-the modelled surge of the Invader's next push (docs/balance.md §11)."""
+the modelled surge of the Invader's next push (docs/balance.md §11), and the projection of
+Black Narcissus's extra attack (U-1)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from app.games.invaders.bots.evaluation import (
     MANKIND_WEIGHTS,
     WEIGHT_NAMES,
     _pressure,
+    attack_drains,
     hand_value,
     mankind_score,
     modelled_surge,
@@ -20,6 +22,7 @@ from app.games.invaders.bots.evaluation import (
 )
 from app.games.invaders.state import INVADER, MANKIND, State
 from tests.games.invaders.bots.test_bot_knowledge import random_position
+from tests.games.invaders.invaders_builders import build
 
 
 def test_shipped_weights_keep_the_flat_hand_term() -> None:
@@ -84,15 +87,16 @@ def test_modelled_surge_depends_only_on_what_mankind_may_know() -> None:
     assert values == {round(modelled_surge(s), 9)}
 
 
-def test_surge_model_is_off_in_the_shipped_weights_and_replaces_the_fixed_surprise() -> None:
-    assert MANKIND_WEIGHTS.surge_model == INVADER_WEIGHTS.surge_model == 0.0
+def test_shipped_weights_model_the_surge_instead_of_a_fixed_surprise() -> None:
+    assert MANKIND_WEIGHTS.surge_model == INVADER_WEIGHTS.surge_model == 1.0
     assert "surge_model" not in WEIGHT_NAMES and "surge_scale" not in WEIGHT_NAMES
+    assert "surprise" not in WEIGHT_NAMES  # not read by the shipped evaluator
     s = _mid_game()
-    w = replace(MANKIND_WEIGHTS, surge_model=1.0)
-    assert surprise_of(s, MANKIND_WEIGHTS) == MANKIND_WEIGHTS.surprise
-    assert surprise_of(s, w) == modelled_surge(s)
-    assert surprise_of(s, replace(w, surprise=99.0)) == modelled_surge(s)  # not a weight
-    assert surprise_of(s, replace(w, surge_scale=2.0)) == 2.0 * modelled_surge(s)
+    fixed = replace(MANKIND_WEIGHTS, surge_model=0.0)
+    assert surprise_of(s, fixed) == fixed.surprise
+    assert surprise_of(s, MANKIND_WEIGHTS) == modelled_surge(s)
+    assert surprise_of(s, replace(MANKIND_WEIGHTS, surprise=99.0)) == modelled_surge(s)
+    assert surprise_of(s, replace(MANKIND_WEIGHTS, surge_scale=2.0)) == 2.0 * modelled_surge(s)
 
 
 def test_a_pivot_of_zero_keeps_that_hand_flat() -> None:
@@ -107,3 +111,31 @@ def test_pressure_modes() -> None:
     assert _pressure(totals, 2.0) == 6  # the best zone only
     assert _pressure(totals, 1.0, 1.5) == 0.5 + 4.5 + 0.0  # within the surge's reach
     assert MANKIND_WEIGHTS.pressure_mode == INVADER_WEIGHTS.pressure_mode == 0.0
+
+
+def _africa_unit(unit: str, **extra: object) -> State:
+    """Mankind to move; one Invader power-3 unit in Africa (printed Mankind power 2)."""
+    return build(active="mankind", hero=None, board={"africa": {"invader": [unit]}}, **extra)
+
+
+def test_black_narcissus_extra_attack_is_projected_after_the_coming_attack() -> None:
+    assert attack_drains(_africa_unit("kraken_warmachine"), 0.0) == (1.0, 0.0)
+    assert attack_drains(_africa_unit("black_narcissus_weapons_array"), 0.0) == (1.0, 1.0)
+
+
+def test_the_shield_pool_does_not_cover_the_extra_attack() -> None:
+    """U-1: the pool emptied at the end of the Invader's turn."""
+    s = _africa_unit("black_narcissus_weapons_array", shield=5)
+    assert attack_drains(s, 0.0) == (0.0, 1.0)
+
+
+def test_a_surprise_in_black_narcissus_zone_drains_twice() -> None:
+    s = _africa_unit("black_narcissus_weapons_array")
+    assert attack_drains(s, 2.0) == (3.0, 3.0)  # the surprise goes where it drains twice
+    assert attack_drains(_africa_unit("kraken_warmachine"), 2.0) == (3.0, 0.0)
+
+
+def test_the_extra_attack_lowers_mankinds_score() -> None:
+    echo = mankind_score(_africa_unit("black_narcissus_weapons_array"), MANKIND_WEIGHTS)
+    plain = mankind_score(_africa_unit("kraken_warmachine"), MANKIND_WEIGHTS)
+    assert echo < plain
