@@ -67,6 +67,9 @@ class Weights:
     # push. ``surge_scale`` multiplies it; it is 1 for both bots and only the strong
     # Mankind's search raises it (levels.py).
     surge_model: float = 1.0
+    # 1 projects Black Narcissus's extra attack (U-1; shipped since §12); 0 is the
+    # previous bots' projection, kept so that §2–§11's figures can be reproduced.
+    extra_attack: float = 1.0
     surge_scale: float = 1.0
     # Zone pressure's shape (an experiment, §11): 0 sums every zone within ``REACH``;
     # 1 sums every zone within reach of the modelled surge; 2 counts the best zone only.
@@ -82,6 +85,7 @@ SHAPE_NAMES = (
     "hand_above",
     "surge_model",
     "surge_scale",
+    "extra_attack",
     "pressure_mode",
 )
 UNREAD_NAMES = ("surprise",)
@@ -117,7 +121,7 @@ def projected_drain(
 
 
 def attack_drains(
-    s: State, surprise: float, totals: list[tuple[int, int]] | None = None
+    s: State, surprise: float, totals: list[tuple[int, int]] | None = None, echo: bool = True
 ) -> tuple[float, float]:
     """(coming attack, extra attack) drain on the current board.
 
@@ -128,7 +132,7 @@ def attack_drains(
     count for the plot check (C-22), and a surprise in that zone drains twice.
     """
     totals = _zone_totals(s) if totals is None else totals
-    echo_zones = _echo_zones(s)
+    echo_zones = _echo_zones(s) if echo else []
     now = [max(0, inv - mk) for mk, inv in totals]
     base = sum(now)
     best = (max(0.0, base - s.shield), float(sum(now[z] for z in echo_zones)))
@@ -256,7 +260,7 @@ def mankind_score(s: State, w: Weights) -> float:
         return WIN if s.outcome.winner == "mankind" else -WIN
     surprise = surprise_of(s, w) if _surprise_applies(s) else 0.0
     totals = _zone_totals(s)
-    main_drain, echo_drain = attack_drains(s, surprise, totals)
+    main_drain, echo_drain = attack_drains(s, surprise, totals, bool(w.extra_attack))
     drain = main_drain + echo_drain
     wards = sum(s.wards.values())
     m_deck = len(s.deck[MANKIND]) + wards - drain

@@ -39,17 +39,18 @@ def heuristic_level(k: Knowledge, rng: random.Random, budget: Budget, weights: W
 
 
 MANKIND_CAUTION = 2.0
-"""The strong Mankind picks its moves with this multiple of its ``surprise`` (3 → 6).
+"""The strong Mankind picks its moves with this multiple of its push (the modelled surge,
+or the fixed ``surprise`` when the surge model is off: 3 → 6).
 
 §3.6/§3.8: a Mankind bot that does not keep a margin for the Invader's next push
 loses far more often. The search plays the Invader's reply out, but its priors
 (which options compete) and Mankind's own moves in the rollouts come from the
-greedy evaluator's fixed surprise, and the default 3 is too little: the greedy
-Mankind alone wins 48.7% with 3 and 65.3% with 6 against the heuristic Invader
-(300 games, seeds 1000–1299). The position at the rollout horizon is still
-scored with the default weights (the reply has been played out, not guessed).
-The heuristic level keeps 3 (it is the balance yardstick); only the strong
-search uses this.
+greedy evaluator, and its expected push alone is too little: with the fixed push the
+greedy Mankind won 48.7% with 3 and 65.3% with 6 against the heuristic Invader
+(300 games, seeds 1000–1299; docs/balance.md §2). The position at the rollout
+horizon is still scored with the default weights (the reply has been played out, not
+guessed). The heuristic level keeps the expected push (it is the balance yardstick);
+only the strong search uses this.
 """
 
 

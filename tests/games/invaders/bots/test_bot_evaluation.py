@@ -139,3 +139,10 @@ def test_the_extra_attack_lowers_mankinds_score() -> None:
     echo = mankind_score(_africa_unit("black_narcissus_weapons_array"), MANKIND_WEIGHTS)
     plain = mankind_score(_africa_unit("kraken_warmachine"), MANKIND_WEIGHTS)
     assert echo < plain
+
+
+def test_the_previous_projection_ignores_the_extra_attack() -> None:
+    s = _africa_unit("black_narcissus_weapons_array")
+    assert attack_drains(s, 0.0, echo=False) == (1.0, 0.0)
+    before = replace(MANKIND_WEIGHTS, extra_attack=0.0, surge_model=0.0)  # the previous bots
+    assert mankind_score(s, before) == mankind_score(_africa_unit("kraken_warmachine"), before)
