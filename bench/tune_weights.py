@@ -14,8 +14,8 @@ configuration it tried with its win rate and asserts nothing (DESIGN.md: benchma
 print figures).
 
     python bench/tune_weights.py --games 300 --seed 20000 --rounds 1 \
-        --names mankind_hand,invader_hand,pressure,surprise
-    python bench/tune_weights.py --set mankind.surprise=4.5   # start from other weights
+        --names mankind_hand,invader_hand,pressure,invader_board
+    python bench/tune_weights.py --set invader.invader_hand=1.0   # start from other weights
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.games.invaders.bots import WEIGHT_NAMES, default_weights
+from app.games.invaders.bots.evaluation import UNREAD_NAMES
 from bench.selfplay import Config, play
 
 SEATS = ("mankind", "invader")
@@ -75,7 +76,7 @@ def main() -> None:
     ap.add_argument("--sides", default="mankind,invader", help="order within a round")
     ap.add_argument(
         "--names",
-        default="mankind_hand,invader_hand,pressure,surprise",
+        default="mankind_hand,invader_hand,pressure,invader_board",
         help="weights to try, in order: NAME (both sides) or SEAT.NAME (that side only)",
     )
     ap.add_argument("--factors", default="0.6,0.8,1.25,1.6")
@@ -85,8 +86,8 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write every measurement here")
     args = ap.parse_args()
     names = [n for n in args.names.split(",") if n]  # NAME for both sides, or SEAT.NAME
-    unknown = {n.split(".")[-1] for n in names} - set(WEIGHT_NAMES)
-    if unknown:
+    unknown = {n.split(".")[-1] for n in names} - set(WEIGHT_NAMES + UNREAD_NAMES)
+    if unknown:  # ``surprise`` is read with --set SEAT.surge_model=0 (the previous bots)
         raise SystemExit(f"unknown weights {sorted(unknown)}; known: {WEIGHT_NAMES}")
     factors = [float(f) for f in args.factors.split(",")]
     weights = {seat: asdict(default_weights(seat)) for seat in SEATS}
