@@ -111,15 +111,6 @@ def scaled(w: Weights, name: str, factor: float) -> Weights:
     return replace(w, **{name: getattr(w, name) * factor})
 
 
-def projected_drain(
-    s: State, surprise: float, totals: list[tuple[int, int]] | None = None
-) -> float:
-    """Cards Mankind drains in the coming attack on the current board, plus the extra
-    attack (U-1) that follows it at the start of Mankind's turn (``attack_drains``)."""
-    main, echo = attack_drains(s, surprise, totals)
-    return main + echo
-
-
 def attack_drains(
     s: State, surprise: float, totals: list[tuple[int, int]] | None = None, echo: bool = True
 ) -> tuple[float, float]:
