@@ -74,6 +74,12 @@ class Weights:
     # Zone pressure's shape (an experiment, §11): 0 sums every zone within ``REACH``;
     # 1 sums every zone within reach of the modelled surge; 2 counts the best zone only.
     pressure_mode: float = 0.0
+    # The threat of the hand the Invader keeps (an experiment, docs/balance.md §13): during
+    # his own main and attack phases, where no push is projected into the coming attack,
+    # subtract ``kept_threat`` × ``mankind_deck`` × the extra drain the modelled surge
+    # would add in his best zone next turn. A discount below 1 because the push arrives
+    # only after Mankind's reply; 0 (shipped) leaves the term out.
+    kept_threat: float = 0.0
 
 
 MANKIND_WEIGHTS = Weights()
@@ -87,6 +93,7 @@ SHAPE_NAMES = (
     "surge_scale",
     "extra_attack",
     "pressure_mode",
+    "kept_threat",
 )
 UNREAD_NAMES = ("surprise",)
 """Read only with ``surge_model`` 0, so not an evaluation weight of the shipped bots."""
@@ -156,6 +163,7 @@ _UNITS = {
 }
 """Invader permanents: (printed power, discard cost, drain cost)."""
 _NO_UNIT = (0, 99, 99)
+_TOP = 6  # the surge counts unit powers 1 … 6 (no printed Invader power is higher)
 DRAW_PER_TURN = 2  # R-DRAW-1
 
 
@@ -174,22 +182,56 @@ def modelled_surge(s: State) -> float:
     hand, deck = s.hand[INVADER], s.deck[INVADER]
     draws = 0 if (s.active == INVADER and s.phase in ("main", "attack")) else DRAW_PER_TURN
     draws = min(draws, len(deck))
+    key = (hand, deck, s.revealed, s.types, draws)
+    last = _SURGE_MEMO[0]
+    if last is not None and _same(last[0], key):
+        return last[1]  # the step's options mostly share the Invader's cards
+    out = _surge(s, hand, deck, draws)
+    _SURGE_MEMO[0] = (key, out)
+    return out
+
+
+_SURGE_MEMO: list[tuple[tuple[object, ...], float] | None] = [None]
+"""One-entry memo, compared by identity like power.py's: the key holds references to
+immutable values, so an identity hit is exact."""
+
+
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    return a[0] is b[0] and a[1] is b[1] and a[2] is b[2] and a[3] is b[3] and a[4] == b[4]
+
+
+def _surge(s: State, hand: tuple[int, ...], deck: tuple[int, ...], draws: int) -> float:
     size = len(hand) + draws
     if size == 0:
         return 0.0
     payable = len(deck) - draws
-    known: list[tuple[int, int, int]] = []
-    pool: list[tuple[int, int, int]] = [_UNITS.get(s.types[c], _NO_UNIT) for c in deck]
+    at_least = [0] * (_TOP + 2)  # at_least[v]: affordable unseen units of power >= v
+    known_best = 0  # the strongest affordable unit among his publicly known hand cards
+    n_known = 0
+    types = s.types
+    for c in deck:
+        p, d, dr = _UNITS.get(types[c], _NO_UNIT)
+        if p > 0 and d < size and dr <= payable:
+            at_least[min(p, _TOP)] += 1
     for c in hand:
-        (known if c in s.revealed else pool).append(_UNITS.get(s.types[c], _NO_UNIT))
-    hidden = size - len(known)
-    n = len(pool)
+        p, d, dr = _UNITS.get(types[c], _NO_UNIT)
+        fits = p > 0 and d < size and dr <= payable
+        if c in s.revealed:
+            n_known += 1
+            if fits:
+                known_best = max(known_best, p)
+        elif fits:
+            at_least[min(p, _TOP)] += 1
+    for v in range(_TOP - 1, 0, -1):
+        at_least[v] += at_least[v + 1]
+    hidden = size - n_known
+    n = len(deck) + len(hand) - n_known  # the unseen pool
     out = 0.0
-    for v in range(1, 7):
-        if any(p >= v and d < size and dr <= payable for p, d, dr in known):
+    for v in range(1, _TOP + 1):
+        if known_best >= v:
             out += 1.0
             continue
-        k = sum(1 for p, d, dr in pool if p >= v and d < size and dr <= payable)
+        k = at_least[v]
         if k == 0:
             break
         miss = 1.0
@@ -290,7 +332,15 @@ def mankind_score(s: State, w: Weights) -> float:
     else:
         score -= w.pressure * _pressure(totals, w.pressure_mode)
     score += w.engine * (_engines(s, MANKIND) - _engines(s, INVADER))
+    if w.kept_threat and w.surge_model and not _surprise_applies(s):
+        score -= w.kept_threat * w.mankind_deck * _kept_gain(s, totals)
     return score
+
+
+def _kept_gain(s: State, totals: list[tuple[int, int]]) -> float:
+    """Extra drain the Invader's kept hand (its modelled surge) would add in his best zone."""
+    surge = modelled_surge(s)
+    return max(max(0.0, inv + surge - mk) - max(0, inv - mk) for mk, inv in totals)
 
 
 def score(s: State, side: int, w: Weights) -> float:

@@ -10,6 +10,7 @@ from itertools import pairwise
 
 from app.games.invaders.bots import determinize, observe
 from app.games.invaders.bots.evaluation import (
+    _UNITS,
     INVADER_WEIGHTS,
     MANKIND_WEIGHTS,
     WEIGHT_NAMES,
@@ -20,6 +21,8 @@ from app.games.invaders.bots.evaluation import (
     modelled_surge,
     surprise_of,
 )
+from app.games.invaders.cards import N_ZONES
+from app.games.invaders.power import zone_totals
 from app.games.invaders.state import INVADER, MANKIND, State
 from tests.games.invaders.bots.test_bot_knowledge import random_position
 from tests.games.invaders.invaders_builders import build
@@ -146,3 +149,83 @@ def test_the_previous_projection_ignores_the_extra_attack() -> None:
     assert attack_drains(s, 0.0, echo=False) == (1.0, 0.0)
     before = replace(MANKIND_WEIGHTS, extra_attack=0.0, surge_model=0.0)  # the previous bots
     assert mankind_score(s, before) == mankind_score(_africa_unit("kraken_warmachine"), before)
+
+
+def _surge_by_definition(s: State) -> float:
+    """modelled_surge's docstring, spelt out card by card (no counting, no memo)."""
+    hand, deck = s.hand[INVADER], s.deck[INVADER]
+    mid_turn = s.active == INVADER and s.phase in ("main", "attack")
+    draws = min(0 if mid_turn else 2, len(deck))
+    size, payable = len(hand) + draws, len(deck) - draws
+    units = {c: _UNITS.get(s.types[c], (0, 99, 99)) for c in hand + deck}
+    fits = {c: p if d < size and dr <= payable else 0 for c, (p, d, dr) in units.items()}
+    known = [c for c in hand if c in s.revealed]
+    pool = [c for c in hand + deck if c not in known]
+    hidden, out = size - len(known), 0.0
+    for v in range(1, 7):
+        if any(fits[c] >= v for c in known):
+            out += 1.0
+            continue
+        k = sum(1 for c in pool if fits[c] >= v)
+        miss = 1.0
+        for i in range(min(hidden, len(pool))):
+            miss *= max(0.0, (len(pool) - k - i) / (len(pool) - i))
+        out += 1.0 - miss
+    return out
+
+
+def test_modelled_surge_matches_its_definition_in_any_order() -> None:
+    """Its one-entry memo never serves one position's surge for another."""
+    positions = [random_position(seed, n) for seed in range(6) for n in (5, 25, 45, 70)]
+    positions = [p for p in positions if p.outcome is None and p.hand[INVADER]]
+    for p in positions:
+        # Twins that differ from ``p`` in one of the surge's inputs and share the rest.
+        twins = [
+            replace(p, active=INVADER, phase="main"),
+            replace(p, hand=(p.hand[MANKIND], p.hand[INVADER][1:])),
+            replace(p, deck=(p.deck[MANKIND], p.deck[INVADER][1:])),
+            replace(p, revealed=p.revealed | {p.hand[INVADER][0]}),
+        ]
+        for q in [x for twin in twins for x in (p, twin)]:
+            assert abs(modelled_surge(q) - _surge_by_definition(q)) < 1e-12
+
+
+def test_modelled_surge_counts_revealed_hand_cards_as_known() -> None:
+    s = _mid_game()  # his draw is ahead: the 2 cards he draws stay a chance
+    mid_turn = replace(s, active=INVADER, phase="main")  # nothing left to draw
+    shown = replace(mid_turn, revealed=frozenset(s.hand[INVADER]))
+    assert abs(modelled_surge(shown) - _surge_by_definition(shown)) < 1e-12
+    assert modelled_surge(shown) == float(int(modelled_surge(shown)))  # nothing left to chance
+
+
+def _kept_gain(s: State) -> float:
+    surge = modelled_surge(s)
+    totals = [zone_totals(s, z) for z in range(N_ZONES)]
+    return max(max(0.0, inv + surge - mk) - max(0, inv - mk) for mk, inv in totals)
+
+
+def test_kept_threat_is_off_in_the_shipped_weights() -> None:
+    assert MANKIND_WEIGHTS.kept_threat == INVADER_WEIGHTS.kept_threat == 0.0
+    assert "kept_threat" not in WEIGHT_NAMES
+
+
+def test_kept_threat_charges_the_kept_hands_surge_during_the_invaders_main_phase() -> None:
+    """docs/balance.md §13: the push his kept hand threatens for the next attack."""
+    s = build(
+        active="invader",
+        board={"africa": {"invader": ["kraken_warmachine"]}},
+        hands={"invader": ["kraken_warmachine", "burrower_brood", "burrower_brood"]},
+        hero=None,
+    )
+    assert _kept_gain(s) > 0
+    for kt in (0.5, 1.0):
+        w = replace(MANKIND_WEIGHTS, kept_threat=kt)
+        drop = mankind_score(s, MANKIND_WEIGHTS) - mankind_score(s, w)
+        assert abs(drop - kt * w.mankind_deck * _kept_gain(s)) < 1e-9
+
+
+def test_kept_threat_is_not_charged_where_the_push_is_already_projected() -> None:
+    s = _africa_unit("kraken_warmachine")  # Mankind to move: the surge is in the attack
+    assert mankind_score(s, replace(MANKIND_WEIGHTS, kept_threat=1.0)) == mankind_score(
+        s, MANKIND_WEIGHTS
+    )
