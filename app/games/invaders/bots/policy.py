@@ -47,6 +47,16 @@ def _zone_need(s: State, side: int, z: int, power: int, surprise: float) -> floa
     return (after - before) * 10 + (inv + power - mk) * 0.5
 
 
+def _ward_choice(s: State, options: list[JSON]) -> JSON:
+    """Spend a ward on every drain (a prevented drain is not drain, C-21) but not on a
+    draw, which it would cost a card, unless the deck is empty (C-20: skipping a draw
+    near deck-out is what wards are for)."""
+    top = engine.pending(s)
+    spend = getattr(top, "what", "drain") == "drain" or not s.deck[MANKIND]
+    wanted = "spend_ward" if spend else "decline_ward"
+    return next((o for o in options if o["type"] == wanted), options[0])
+
+
 def rule_choice(s: State, side: int, options: list[JSON], w: Weights) -> JSON | None:
     """A cheap answer for routine follow-ups, or None when the option needs scoring."""
     kind = kind_of(s)
@@ -56,7 +66,7 @@ def rule_choice(s: State, side: int, options: list[JSON], w: Weights) -> JSON | 
         powers = all_powers(s)
         return min(options, key=lambda o: powers.get(parse_cid(o["card"]), 0))
     if kind == "ward":
-        return next((o for o in options if o["type"] == "spend_ward"), options[0])
+        return _ward_choice(s, options)
     if kind == "chainmail_window":
         return next((o for o in options if o["type"] == "decline"), options[0])
     if kind in ("play_zone", "place_hero"):

@@ -1,0 +1,47 @@
+"""Rule choices of the bots' shared policy: wards (C-20)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.games.invaders.bots.evaluation import MANKIND_WEIGHTS
+from app.games.invaders.bots.policy import greedy
+from app.games.invaders.state import MANKIND, State
+from tests.games.invaders.invaders_builders import Play, build, one
+
+
+def _rushmore(wards: int, **extra: object) -> Play:
+    """The Invader's main phase; Mankind holds Mount Rushmore with ``wards`` tokens."""
+    s = build(
+        active="invader",
+        board={"eurasia": {"mankind": ["mount_rushmore"]}},
+        hands={"invader": ["terror_broadcast"]},
+        **extra,
+    )
+    rush = int(one(s, "mount_rushmore")[1:])
+    return Play(replace(s, wards={rush: wards}))
+
+
+def _bot_answer(s: State) -> str:
+    return greedy(s, MANKIND, MANKIND_WEIGHTS)["type"]
+
+
+def test_the_bot_spends_a_ward_on_a_drain() -> None:
+    p = _rushmore(2)
+    p("invader", {"type": "play", "card": one(p.s, "terror_broadcast")})
+    assert p.prompt() == "ward"
+    assert _bot_answer(p.s) == "spend_ward"
+
+
+def test_the_bot_draws_rather_than_spend_a_ward_on_a_draw() -> None:
+    p = _rushmore(2)
+    p.end_main()
+    assert p.prompt() == "ward"  # Mankind's draw phase
+    assert _bot_answer(p.s) == "decline_ward"
+
+
+def test_the_bot_spends_a_ward_on_a_draw_from_an_empty_deck() -> None:
+    p = _rushmore(2, deck_sizes={"mankind": 0})
+    p.end_main()
+    assert p.prompt() == "ward"
+    assert _bot_answer(p.s) == "spend_ward"  # drawing would lose the game (W2)
