@@ -62,6 +62,12 @@ def test_printed_drain_totals_match_the_design_notes() -> None:
     assert sum(CATALOG.cards[c].drain for c in CATALOG.mankind_deck) == 12
 
 
+def test_black_narcissus_carries_its_balance_changes() -> None:
+    """BAL-2 drain 3 -> 4 and BAL-4 discard 2 -> 3 (docs/rulings.md); power unchanged."""
+    bn = CATALOG.cards["black_narcissus_weapons_array"]
+    assert (bn.power, bn.discard, bn.drain, bn.copies) == (3, 3, 4, 1)
+
+
 def test_known_cards_keep_their_sourced_values() -> None:
     kraken = CATALOG.cards["kraken_warmachine"]
     assert (kraken.power, kraken.discard, kraken.drain) == (3, 1, 2)
