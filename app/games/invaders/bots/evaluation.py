@@ -77,8 +77,9 @@ class Weights:
     # The threat of the hand the Invader keeps (an experiment, docs/balance.md §13): during
     # his own main and attack phases, where no push is projected into the coming attack,
     # subtract ``kept_threat`` × ``mankind_deck`` × the extra drain the modelled surge
-    # would add in his best zone next turn. A discount below 1 because the push arrives
-    # only after Mankind's reply; 0 (shipped) leaves the term out.
+    # would add in his best zone next turn. 1 matches the push the evaluator projects once
+    # Mankind is to move (below 1 the score jumps at the end of his turn, §13.3); 0
+    # (shipped) leaves the term out.
     kept_threat: float = 0.0
 
 

@@ -48,9 +48,8 @@ def _zone_need(s: State, side: int, z: int, power: int, surprise: float) -> floa
 
 
 def _ward_choice(s: State, options: list[JSON]) -> JSON:
-    """Spend a ward on every drain (a prevented drain is not drain, C-21) but not on a
-    draw, which it would cost a card, unless the deck is empty (C-20: skipping a draw
-    near deck-out is what wards are for)."""
+    """Spend a ward on every drain (a prevented drain is not drain, C-21), but on a draw
+    only from an empty deck: a skipped draw is a card lost (C-20 leaves it to Mankind)."""
     top = engine.pending(s)
     spend = getattr(top, "what", "drain") == "drain" or not s.deck[MANKIND]
     wanted = "spend_ward" if spend else "decline_ward"
