@@ -63,12 +63,13 @@ class GameRecord:
 
 
 def _weights(seat: str, cfg: Config):  # type: ignore[no-untyped-def]
+    """The seat's weights: ``--set`` values first, then ``--weight`` factors scale them."""
     w = default_weights(seat)
-    for name, factor in cfg.weights:
-        w = scaled(w, name, factor)
     for who, name, value in cfg.overrides:
         if who == seat:
             w = replace(w, **{name: value})
+    for name, factor in cfg.weights:
+        w = scaled(w, name, factor)
     return w
 
 

@@ -1,0 +1,163 @@
+"""The B-2 robustness table of invaders-cards.md §3.7, heuristic against heuristic.
+
+B-2 asks for each side within 42–58% with the Invader first, and with each evaluation
+weight shared by both bots ×0.5 and ×1.5 (one change at a time). A row of a few hundred
+games cannot settle a rate near an edge, so the rows run in stages: every row plays the
+first stage; a row whose 95% Wilson interval still straddles an edge of the band plays on
+(the same seeds, extended) in the next stage, up to the last. Each row ends **in** (the
+interval inside the band), **out** (outside) or **open** (straddling at the last stage;
+its point estimate is reported). Seeds are those of bench/selfplay.py, so any row repeats
+there with ``--games N --weight NAME=F`` (or ``--first invader``). It asserts nothing.
+
+    python bench/robustness.py --stages 160,480,2000 --json var/b2.json
+    python bench/robustness.py --stages 160 --rows base,first,invader_hand=0.5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.games.invaders.bots import WEIGHT_NAMES
+from bench.selfplay import Config, _play_star
+from bench.selfplay_report import wilson95
+
+BAND = (0.42, 0.58)
+FACTORS = (0.5, 1.5)
+
+Player = Callable[[list[tuple[int, Config]]], list[str | None]]
+"""Plays (seed, config) jobs and returns each game's winner, in order."""
+
+
+@dataclass
+class Row:
+    """One B-2 variant and the games it has played so far."""
+
+    label: str
+    config: Config
+    winners: list[str | None] = field(default_factory=list)
+
+    def wins(self, seat: str) -> int:
+        return sum(1 for w in self.winners if w == seat)
+
+
+def all_rows(overrides: Sequence[tuple[str, str, float]] = ()) -> list[Row]:
+    """The base row, the Invader-first row and every weight at both factors."""
+    extra = list(overrides)
+    rows = [Row("base", Config(overrides=extra))]
+    rows.append(Row("first", Config(first="invader", overrides=extra)))
+    for name in WEIGHT_NAMES:
+        for f in FACTORS:
+            rows.append(Row(f"{name}={f}", Config(weights=[(name, f)], overrides=extra)))
+    return rows
+
+
+def verdict(wins: int, games: int, band: tuple[float, float] = BAND) -> str:
+    """One side's standing, "in", "out" or "open", by its 95% Wilson interval."""
+    lo, hi = wilson95(wins, games)
+    if band[0] <= lo and hi <= band[1]:
+        return "in"
+    if hi < band[0] or lo > band[1]:
+        return "out"
+    return "open"
+
+
+def row_verdict(row: Row) -> str:
+    """Both sides must be inside; either side clearly outside puts the row out."""
+    n = len(row.winners)
+    sides = [verdict(row.wins(seat), n) for seat in ("mankind", "invader")]
+    if "out" in sides:
+        return "out"
+    return "in" if sides == ["in", "in"] else "open"
+
+
+def run_stages(rows: list[Row], stages: Iterable[int], seed: int, play: Player) -> None:
+    """Extend every row that is not yet decided to each stage's game count in turn."""
+    for target in stages:
+        todo = [r for r in rows if len(r.winners) < target and row_verdict(r) == "open"]
+        jobs = [(r, seed + i) for r in todo for i in range(len(r.winners), target)]
+        winners = play([(s, r.config) for r, s in jobs])
+        for (r, _), w in zip(jobs, winners, strict=True):
+            r.winners.append(w)
+
+
+def play_in_pool(workers: int) -> Player:
+    def play(jobs: list[tuple[int, Config]]) -> list[str | None]:
+        if not jobs:
+            return []
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            return [rec.winner for rec in pool.map(_play_star, jobs, chunksize=4)]
+
+    return play
+
+
+def summary(rows: list[Row]) -> list[dict[str, object]]:
+    out = []
+    for r in rows:
+        n = len(r.winners)
+        lo, hi = wilson95(r.wins("mankind"), n)
+        share = r.wins("mankind") / n if n else 0.0
+        out.append(
+            {
+                "row": r.label,
+                "games": n,
+                "mankind": share,
+                "ci": [lo, hi],
+                "verdict": row_verdict(r),
+            }
+        )
+    return out
+
+
+def print_table(table: list[dict[str, object]]) -> None:
+    print(f"{'row':<22} {'games':>5}  {'Mankind':>7}  {'95% CI':>11}  verdict")
+    for t in table:
+        lo, hi = t["ci"]  # type: ignore[misc]
+        print(
+            f"{t['row']:<22} {t['games']:>5}  {100 * t['mankind']:6.1f}%"  # type: ignore[operator]
+            f"  {100 * lo:4.1f}–{100 * hi:4.1f}  {t['verdict']}"
+        )
+    counts = {v: sum(1 for t in table if t["verdict"] == v) for v in ("in", "out", "open")}
+    print(f"in {counts['in']}, out {counts['out']}, open {counts['open']} of {len(table)} rows")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--stages", default="160,480,2000", help="games per row at each stage")
+    ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--rows", help="comma-separated labels (default: all)")
+    ap.add_argument("--set", action="append", default=[], help="SEAT.NAME=VALUE for every row")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--json", type=Path, help="also write the table as JSON here")
+    args = ap.parse_args()
+    overrides = [
+        (k.split(".")[0], k.split(".")[1], float(v)) for k, v in (o.split("=") for o in args.set)
+    ]
+    rows = all_rows(overrides)
+    if args.rows:
+        wanted = args.rows.split(",")
+        rows = [r for r in rows if r.label in wanted]
+    t0 = time.perf_counter()
+    run_stages(
+        rows, [int(s) for s in args.stages.split(",")], args.seed, play_in_pool(args.workers)
+    )
+    table = summary(rows)
+    wall = time.perf_counter() - t0
+    print(f"B-2 rows, seeds from {args.seed}, stages {args.stages} ({wall:.0f} s)")
+    print_table(table)
+    if args.json:
+        args.json.write_text(json.dumps(table, indent=1))
+
+
+if __name__ == "__main__":
+    main()

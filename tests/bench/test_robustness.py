@@ -1,0 +1,67 @@
+"""The B-2 table's staging: which rows play on, on which seeds, and how a row is judged.
+
+The games are faked (a winner per seed) so the staging logic is checked exactly; the real
+games are bench/selfplay.py's, tested with the bots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.games.invaders.bots import WEIGHT_NAMES
+from bench.robustness import Row, all_rows, row_verdict, run_stages, verdict
+from bench.selfplay import Config
+
+
+def fake_player(
+    share: Callable[[Config], float], log: list[tuple[int, Config]]
+) -> Callable[[list[tuple[int, Config]]], list[str | None]]:
+    """Mankind wins seed ``s`` when ``(s * 0.618...) mod 1`` is below the config's share."""
+
+    def play(jobs: list[tuple[int, Config]]) -> list[str | None]:
+        log.extend(jobs)
+        return [
+            "mankind" if (seed * 0.6180339887) % 1.0 < share(cfg) else "invader"
+            for seed, cfg in jobs
+        ]
+
+    return play
+
+
+def test_all_rows_cover_invader_first_and_each_weight_at_both_factors() -> None:
+    labels = [r.label for r in all_rows()]
+    assert labels[:2] == ["base", "first"]
+    assert len(labels) == 2 + 2 * len(WEIGHT_NAMES)
+    assert "invader_hand=0.5" in labels and "invader_hand=1.5" in labels
+
+
+def test_verdict_needs_the_whole_interval_inside_the_band() -> None:
+    assert verdict(1000, 2000) == "in"
+    assert verdict(80, 160) == "in"
+    assert verdict(1160, 2000) == "open"  # 58.0%: the interval straddles the edge
+    assert verdict(1300, 2000) == "out"
+    assert verdict(700, 2000) == "out"
+
+
+def test_row_is_out_when_either_side_is_clearly_outside() -> None:
+    row = Row("x", Config(), ["mankind"] * 130 + ["invader"] * 30)
+    assert row_verdict(row) == "out"
+
+
+def test_a_decided_row_stops_and_an_open_row_plays_on_the_next_seeds() -> None:
+    even, edge = Row("even", Config()), Row("edge", Config(first="invader"))
+    log: list[tuple[int, Config]] = []
+    play = fake_player(lambda cfg: 0.5 if cfg.first == "mankind" else 0.58, log)
+    run_stages([even, edge], [160, 480], 1000, play)
+    assert len(even.winners) == 160 and row_verdict(even) == "in"
+    assert len(edge.winners) == 480
+    edge_seeds = [s for s, cfg in log if cfg.first == "invader"]
+    assert edge_seeds == list(range(1000, 1480))
+
+
+def test_rows_extended_in_stages_play_the_same_games_as_one_long_run() -> None:
+    staged, single = Row("a", Config(first="invader")), Row("b", Config(first="invader"))
+    play = fake_player(lambda cfg: 0.58, [])
+    run_stages([staged], [160, 480], 7, play)
+    run_stages([single], [480], 7, play)
+    assert staged.winners == single.winners

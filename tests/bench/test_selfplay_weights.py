@@ -1,0 +1,12 @@
+"""How bench/selfplay.py builds each seat's weights from --set and --weight."""
+
+from __future__ import annotations
+
+from app.games.invaders.bots import default_weights
+from bench.selfplay import Config, _weights
+
+
+def test_weight_factor_scales_the_value_set_for_that_seat() -> None:
+    cfg = Config(weights=[("pressure", 1.5)], overrides=[("invader", "pressure", 0.6)])
+    assert _weights("invader", cfg).pressure == 0.6 * 1.5
+    assert _weights("mankind", cfg).pressure == default_weights("mankind").pressure * 1.5
