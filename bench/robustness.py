@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.games.invaders.bots import WEIGHT_NAMES
-from bench.selfplay import Config, _play_star
+from bench.selfplay import Config, _play_star, parse_sets
 from bench.selfplay_report import wilson95
 
 BAND = (0.42, 0.58)
@@ -140,10 +140,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", type=Path, help="also write the table as JSON here")
     args = ap.parse_args()
-    overrides = [
-        (k.split(".")[0], k.split(".")[1], float(v)) for k, v in (o.split("=") for o in args.set)
-    ]
-    rows = all_rows(overrides)
+    rows = all_rows(parse_sets(args.set))
     if args.rows:
         wanted = args.rows.split(",")
         rows = [r for r in rows if r.label in wanted]

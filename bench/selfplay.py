@@ -73,6 +73,16 @@ def _weights(seat: str, cfg: Config):  # type: ignore[no-untyped-def]
     return w
 
 
+def parse_sets(items: list[str]) -> list[tuple[str, str, float]]:
+    """``SEAT.NAME=VALUE`` options as (seat, weight name, value)."""
+    out = []
+    for item in items:
+        key, value = item.split("=")
+        seat, name = key.split(".")
+        out.append((seat, name, float(value)))
+    return out
+
+
 def play(seed: int, cfg: Config) -> GameRecord:
     """One complete game; both bots get their own seeded rng."""
     s = game.setup(seed, {"first_player": cfg.first})
@@ -143,9 +153,7 @@ def main() -> None:
         print_criteria(json.loads(args.criteria.read_text()))
         return
     weights = [(k, float(v)) for k, v in (w.split("=") for w in args.weight)]
-    overrides = [
-        (k.split(".")[0], k.split(".")[1], float(v)) for k, v in (o.split("=") for o in args.set)
-    ]
+    overrides = parse_sets(args.set)
     cfg = Config(
         args.mankind, args.invader, args.first, weights, overrides, args.iterations, args.seconds
     )

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.games import invaders as game
 from app.games.invaders.bots import Budget, choose
-from bench.selfplay import Config, _weights
+from bench.selfplay import Config, _weights, parse_sets
 
 
 def run(seed: int, cfg: Config) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def main() -> None:
     ap.add_argument("--events", action="store_true", help="also print every event type")
     a = ap.parse_args()
     weights = [(k, float(v)) for k, v in (w.split("=") for w in a.weight)]
-    sets = [(k.split(".")[0], k.split(".")[1], float(v)) for k, v in (o.split("=") for o in a.set)]
+    sets = parse_sets(a.set)
     cfg = Config(weights=weights, overrides=sets)
     res = [run(a.seed + i, cfg) for i in range(a.games)]
     n = len(res)

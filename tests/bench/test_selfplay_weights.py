@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from app.games.invaders.bots import default_weights
-from bench.selfplay import Config, _weights
+from bench.selfplay import Config, _weights, parse_sets
 
 
 def test_weight_factor_scales_the_value_set_for_that_seat() -> None:
     cfg = Config(weights=[("pressure", 1.5)], overrides=[("invader", "pressure", 0.6)])
     assert _weights("invader", cfg).pressure == 0.6 * 1.5
     assert _weights("mankind", cfg).pressure == default_weights("mankind").pressure * 1.5
+
+
+def test_set_options_parse_to_seat_name_and_value() -> None:
+    assert parse_sets(["invader.pressure=0.6", "mankind.plot=2"]) == [
+        ("invader", "pressure", 0.6),
+        ("mankind", "plot", 2.0),
+    ]
