@@ -22,6 +22,18 @@ def test_import_contracts_hold() -> None:
     assert "broken" in result.stdout and "0 broken" in result.stdout
 
 
+def test_app_type_checks() -> None:
+    """Type hints are checked, not decoration: mypy finds no error in the application."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "app"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_code_is_ruff_clean() -> None:
     """Style is part of the build: ruff reports nothing on the whole tree."""
     result = subprocess.run(

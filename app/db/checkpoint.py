@@ -25,8 +25,8 @@ async def checkpoint_once(engine: AsyncEngine) -> tuple[int, int, int]:
     """(busy, WAL frames, frames checkpointed) as ``PRAGMA wal_checkpoint`` reports them."""
     async with engine.connect() as connection:
         result = await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-        busy, frames, copied = result.one()
-    return int(busy), int(frames), int(copied)
+        row = tuple(result.one())
+    return int(row[0]), int(row[1]), int(row[2])
 
 
 async def checkpoint_forever(engine: AsyncEngine, every: float = INTERVAL_SECONDS) -> None:

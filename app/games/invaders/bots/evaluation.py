@@ -140,9 +140,9 @@ def attack_drains(
     for z, (mk, inv) in enumerate(totals):
         gain = max(0.0, inv + surprise - mk) - now[z]
         main = max(0.0, base + gain - s.shield)
-        echo = sum(now[e] + (gain if e == z else 0.0) for e in echo_zones)
-        if main + echo > sum(best):
-            best = (main, echo)
+        again = sum(now[e] + (gain if e == z else 0.0) for e in echo_zones)
+        if main + again > sum(best):
+            best = (main, again)
     return best
 
 
