@@ -73,6 +73,16 @@ def _weights(seat: str, cfg: Config):  # type: ignore[no-untyped-def]
     return w
 
 
+def _opponent_model(seat: str, cfg: Config):  # type: ignore[no-untyped-def]
+    """How the strong level models the other seat: its side's default weights with the
+    shared ``--weight`` factors (B-2 scales a weight in both bots, their opponent models
+    included); one seat's ``--set`` stays that seat's own (a one-sided check)."""
+    w = default_weights(seat)
+    for name, factor in cfg.weights:
+        w = scaled(w, name, factor)
+    return w
+
+
 def parse_sets(items: list[str]) -> list[tuple[str, str, float]]:
     """``SEAT.NAME=VALUE`` options as (seat, weight name, value)."""
     out = []
@@ -89,13 +99,15 @@ def play(seed: int, cfg: Config) -> GameRecord:
     levels = {"mankind": cfg.mankind, "invader": cfg.invader}
     rngs = {seat: random.Random(seed * 2 + i) for i, seat in enumerate(game.SEATS)}
     weights = {seat: _weights(seat, cfg) for seat in game.SEATS}
+    models = {seat: _opponent_model(seat, cfg) for seat in game.SEATS}
     budget = Budget(cfg.iterations, cfg.seconds)
     rec = GameRecord(seed, None, "", 0, 0, {seat: [] for seat in game.SEATS})
     rec.opening = {seat: [] for seat in game.SEATS}
     while game.outcome(s) is None:
         seat = next(iter(game.active_seats(s)))
         t0 = time.perf_counter()
-        action = choose(s, seat, rngs[seat], budget, levels[seat], weights[seat])
+        other = models["invader" if seat == "mankind" else "mankind"]
+        action = choose(s, seat, rngs[seat], budget, levels[seat], weights[seat], other)
         rec.think[seat].append(time.perf_counter() - t0)
         tr = game.apply(s, seat, action)
         for e in tr.events:

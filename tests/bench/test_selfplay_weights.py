@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.games.invaders.bots import default_weights
-from bench.selfplay import Config, _weights, parse_sets
+from bench.selfplay import Config, _opponent_model, _weights, parse_sets
 
 
 def test_weight_factor_scales_the_value_set_for_that_seat() -> None:
@@ -17,3 +17,9 @@ def test_set_options_parse_to_seat_name_and_value() -> None:
         ("invader", "pressure", 0.6),
         ("mankind", "plot", 2.0),
     ]
+
+
+def test_opponent_model_takes_the_shared_factors_but_not_the_other_seats_settings() -> None:
+    cfg = Config(weights=[("pressure", 1.5)], overrides=[("invader", "pressure", 0.6)])
+    model = _opponent_model("invader", cfg)
+    assert model.pressure == default_weights("invader").pressure * 1.5

@@ -28,7 +28,7 @@ from app.games.invaders.bots.levels import Budget, heuristic_level, random_level
 from app.games.invaders.state import MANKIND, SIDES, State
 
 JSON = dict[str, Any]
-Level = Callable[[Knowledge, random.Random, Budget, Weights], JSON]
+Level = Callable[[Knowledge, random.Random, Budget, Weights, Weights | None], JSON]
 LEVELS: dict[str, Level] = {
     "random": random_level,
     "heuristic": heuristic_level,
@@ -47,14 +47,17 @@ def choose(
     budget: Budget | None = None,
     level: str = "heuristic",
     weights: Weights | None = None,
+    opponent: Weights | None = None,
 ) -> JSON:
-    """One legal action for ``seat``, decided on what that seat may know."""
+    """One legal action for ``seat``, decided on what that seat may know. ``opponent``
+    is how the strong level models the other seat (its side's default weights if None)."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; known: {sorted(LEVELS)}")
     k = view_or_state if isinstance(view_or_state, Knowledge) else observe(view_or_state, seat)
     if k.seat != seat:
         raise ValueError(f"knowledge of {k.seat!r} used for {seat!r}")
-    return LEVELS[level](k, rng, budget or Budget(), weights or default_weights(seat))
+    own = weights or default_weights(seat)
+    return LEVELS[level](k, rng, budget or Budget(), own, opponent)
 
 
 __all__ = [

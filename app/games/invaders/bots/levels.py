@@ -1,4 +1,5 @@
-"""The three bot levels behind one signature: ``(knowledge, rng, budget, weights) -> action``.
+"""The three bot levels behind one signature:
+``(knowledge, rng, budget, weights, opponent) -> action``.
 
 Every level starts from the seat's ``Knowledge`` (never the real State) and
 works on determinizations of it, so the same knowledge and the same rng seed
@@ -26,14 +27,27 @@ class Budget:
     seconds: float = 1.0
 
 
-def random_level(k: Knowledge, rng: random.Random, budget: Budget, weights: Weights) -> JSON:
+def random_level(
+    k: Knowledge,
+    rng: random.Random,
+    budget: Budget,
+    weights: Weights,
+    opponent: Weights | None = None,
+) -> JSON:
     """Uniform over the legal actions (they depend on public data only)."""
     s = determinize(k, rng)
     return rng.choice(engine.legal_actions(s, k.seat))
 
 
-def heuristic_level(k: Knowledge, rng: random.Random, budget: Budget, weights: Weights) -> JSON:
-    """The prototype's greedy one-ply bot on one determinization."""
+def heuristic_level(
+    k: Knowledge,
+    rng: random.Random,
+    budget: Budget,
+    weights: Weights,
+    opponent: Weights | None = None,
+) -> JSON:
+    """The prototype's greedy one-ply bot on one determinization (it models no opponent:
+    its one ply ends before the other seat moves)."""
     s = determinize(k, rng)
     return greedy(s, k.side, weights)
 

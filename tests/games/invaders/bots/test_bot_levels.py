@@ -99,3 +99,21 @@ def test_strong_mankind_searches_with_a_larger_margin_for_the_push(
     )
     assert (mk_other, mk_leaf) == (INVADER_WEIGHTS, MANKIND_WEIGHTS)  # the horizon: default
     assert invader == (INVADER_WEIGHTS, MANKIND_WEIGHTS, INVADER_WEIGHTS)
+
+
+def test_choose_hands_the_opponent_model_to_the_strong_level(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """B-2 on the strong level scales a weight in both bots' opponent models too."""
+    seen: list[Weights] = []
+
+    def spy(k, rng, iterations, seconds, weights, opponent, leaf):  # type: ignore[no-untyped-def]
+        seen.append(opponent)
+        return {}
+
+    monkeypatch.setattr(levels, "search_root", spy)
+    s = game.setup(3, {})
+    model = replace(MANKIND_WEIGHTS, pressure=0.45)
+    choose(s, "invader", random.Random(0), FAST, "strong", opponent=model)
+    choose(s, "invader", random.Random(0), FAST, "strong")
+    assert seen == [model, MANKIND_WEIGHTS]
