@@ -1,4 +1,5 @@
-"""The B-2 robustness table of invaders-cards.md §3.7, heuristic against heuristic.
+"""The B-2 robustness table of invaders-cards.md §3.7: heuristic against heuristic, or
+strong against strong with equal budgets (``--level strong``; §3.7 allows either).
 
 B-2 asks for each side within 42–58% with the Invader first, and with each evaluation
 weight shared by both bots ×0.5 and ×1.5 (one change at a time). A row of a few hundred
@@ -11,6 +12,7 @@ there with ``--games N --weight NAME=F`` (or ``--first invader``). It asserts no
 
     python bench/robustness.py --stages 160,480,2000 --json var/b2.json
     python bench/robustness.py --stages 160 --rows base,first,invader_hand=0.5
+    python bench/robustness.py --level strong --iterations 10 --stages 80 --rows base,first
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -49,14 +51,16 @@ class Row:
         return sum(1 for w in self.winners if w == seat)
 
 
-def all_rows(overrides: Sequence[tuple[str, str, float]] = ()) -> list[Row]:
-    """The base row, the Invader-first row and every weight at both factors."""
-    extra = list(overrides)
-    rows = [Row("base", Config(overrides=extra))]
-    rows.append(Row("first", Config(first="invader", overrides=extra)))
+def all_rows(
+    overrides: Sequence[tuple[str, str, float]] = (), template: Config | None = None
+) -> list[Row]:
+    """The base row, the Invader-first row and every weight at both factors; ``template``
+    gives both seats' level and budget (heuristic by default)."""
+    base = replace(template or Config(), overrides=list(overrides))
+    rows = [Row("base", base), Row("first", replace(base, first="invader"))]
     for name in WEIGHT_NAMES:
         for f in FACTORS:
-            rows.append(Row(f"{name}={f}", Config(weights=[(name, f)], overrides=extra)))
+            rows.append(Row(f"{name}={f}", replace(base, weights=[(name, f)])))
     return rows
 
 
@@ -137,10 +141,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--rows", help="comma-separated labels (default: all)")
     ap.add_argument("--set", action="append", default=[], help="SEAT.NAME=VALUE for every row")
+    ap.add_argument("--level", choices=["heuristic", "strong"], default="heuristic")
+    ap.add_argument("--iterations", type=int, default=10, help="strong: ISMCTS iterations")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", type=Path, help="also write the table as JSON here")
     args = ap.parse_args()
-    rows = all_rows(parse_sets(args.set))
+    # The strong level is bound by iterations (the time limit never binds): deterministic.
+    template = Config(args.level, args.level, iterations=args.iterations, seconds=600.0)
+    rows = all_rows(parse_sets(args.set), template)
     if args.rows:
         wanted = args.rows.split(",")
         rows = [r for r in rows if r.label in wanted]
@@ -150,7 +158,8 @@ def main() -> None:
     )
     table = summary(rows)
     wall = time.perf_counter() - t0
-    print(f"B-2 rows, seeds from {args.seed}, stages {args.stages} ({wall:.0f} s)")
+    level = args.level + (f" ({args.iterations} it)" if args.level == "strong" else "")
+    print(f"B-2 rows, {level}, seeds from {args.seed}, stages {args.stages} ({wall:.0f} s)")
     print_table(table)
     if args.json:
         args.json.write_text(json.dumps(table, indent=1))

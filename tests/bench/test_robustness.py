@@ -65,3 +65,14 @@ def test_rows_extended_in_stages_play_the_same_games_as_one_long_run() -> None:
     run_stages([staged], [160, 480], 7, play)
     run_stages([single], [480], 7, play)
     assert staged.winners == single.winners
+
+
+def test_rows_take_level_and_budget_from_the_template() -> None:
+    template = Config("strong", "strong", iterations=10, seconds=600.0)
+    rows = all_rows([("invader", "pressure", 0.6)], template)
+    for row in rows:
+        cfg = row.config
+        assert (cfg.mankind, cfg.invader, cfg.iterations) == ("strong", "strong", 10)
+        assert cfg.overrides == [("invader", "pressure", 0.6)]
+    assert rows[1].config.first == "invader"
+    assert rows[2].config.weights == [(WEIGHT_NAMES[0], 0.5)]
