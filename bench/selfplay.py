@@ -42,6 +42,10 @@ class Config:
     overrides: list[tuple[str, str, float]] = field(default_factory=list)  # seat, name, value
     iterations: int = 200
     seconds: float = 0.5
+    seat_iterations: dict[str, int] = field(default_factory=dict)  # overrides ``iterations``
+
+    def budget(self, seat: str) -> Budget:
+        return Budget(self.seat_iterations.get(seat, self.iterations), self.seconds)
 
 
 @dataclass
@@ -100,14 +104,14 @@ def play(seed: int, cfg: Config) -> GameRecord:
     rngs = {seat: random.Random(seed * 2 + i) for i, seat in enumerate(game.SEATS)}
     weights = {seat: _weights(seat, cfg) for seat in game.SEATS}
     models = {seat: _opponent_model(seat, cfg) for seat in game.SEATS}
-    budget = Budget(cfg.iterations, cfg.seconds)
+    budgets = {seat: cfg.budget(seat) for seat in game.SEATS}
     rec = GameRecord(seed, None, "", 0, 0, {seat: [] for seat in game.SEATS})
     rec.opening = {seat: [] for seat in game.SEATS}
     while game.outcome(s) is None:
         seat = next(iter(game.active_seats(s)))
         t0 = time.perf_counter()
         other = models["invader" if seat == "mankind" else "mankind"]
-        action = choose(s, seat, rngs[seat], budget, levels[seat], weights[seat], other)
+        action = choose(s, seat, rngs[seat], budgets[seat], levels[seat], weights[seat], other)
         rec.think[seat].append(time.perf_counter() - t0)
         tr = game.apply(s, seat, action)
         for e in tr.events:
@@ -151,6 +155,8 @@ def main() -> None:
     ap.add_argument("--weight", action="append", default=[], help="NAME=FACTOR for both bots")
     ap.add_argument("--set", action="append", default=[], help="SEAT.NAME=VALUE (tuning)")
     ap.add_argument("--iterations", type=int, default=200, help="strong: ISMCTS iterations")
+    for seat in game.SEATS:
+        ap.add_argument(f"--{seat}-iterations", type=int, help=f"strong {seat}: iterations")
     ap.add_argument(
         "--seconds",
         type=float,
@@ -169,6 +175,9 @@ def main() -> None:
     cfg = Config(
         args.mankind, args.invader, args.first, weights, overrides, args.iterations, args.seconds
     )
+    for seat in game.SEATS:
+        if getattr(args, f"{seat}_iterations") is not None:
+            cfg.seat_iterations[seat] = getattr(args, f"{seat}_iterations")
     jobs = [(args.seed + i, cfg) for i in range(args.games)]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:

@@ -155,12 +155,19 @@ def _opening(records: list[GameRecord]) -> dict[str, Any]:
     return dict(sorted(out.items(), key=lambda kv: -abs(kv[1]["shift"])))
 
 
+def _per_seat(c: dict[str, Any]) -> str:
+    """Per-seat iteration budgets, when a run gives the two seats different ones."""
+    seats = c.get("seat_iterations") or {}
+    return "".join(f" ({seat} {n})" for seat, n in sorted(seats.items()))
+
+
 def print_report(r: dict[str, Any]) -> None:
     c = r["config"]
     print(
         f"{r['games']} games, mankind={c['mankind']} invader={c['invader']} first={c['first']} "
         f"weights={c['weights'] or 'default'} set={c['overrides'] or '-'} "
-        f"budget={c['iterations']} it/{c['seconds']} s ({r['wall_seconds']} s wall)"
+        f"budget={c['iterations']} it{_per_seat(c)}/{c['seconds']} s "
+        f"({r['wall_seconds']} s wall)"
     )
     for seat in game.SEATS:
         w = r[f"{seat}_wins"]

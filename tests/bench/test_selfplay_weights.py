@@ -1,4 +1,4 @@
-"""How bench/selfplay.py builds each seat's weights from --set and --weight."""
+"""How bench/selfplay.py builds each seat's weights and budget from its options."""
 
 from __future__ import annotations
 
@@ -23,3 +23,9 @@ def test_opponent_model_takes_the_shared_factors_but_not_the_other_seats_setting
     cfg = Config(weights=[("pressure", 1.5)], overrides=[("invader", "pressure", 0.6)])
     model = _opponent_model("invader", cfg)
     assert model.pressure == default_weights("invader").pressure * 1.5
+
+
+def test_a_seat_iteration_budget_overrides_the_shared_one() -> None:
+    cfg = Config(iterations=10, seconds=600.0, seat_iterations={"mankind": 30})
+    assert cfg.budget("mankind").iterations == 30
+    assert cfg.budget("invader").iterations == 10
