@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.games import invaders as game
 from app.games.invaders.bots import Budget, choose, default_weights, scaled
 from app.games.invaders.cards import card
+from bench.selfplay_records import append_records, load_records, open_records, saved_seeds
 from bench.selfplay_report import print_criteria, print_report, report
 
 OPENING_CARDS = 7  # "among his first 7 cards" (§3.6): opening hand 5 + first draw 2
@@ -166,9 +167,19 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", type=Path, help="also write the figures as JSON here")
     ap.add_argument("--criteria", type=Path, help="only print B-1…B-10 of a saved --json run")
+    ap.add_argument(
+        "--records", type=Path, help="append each finished game to this JSON-lines file"
+    )
+    ap.add_argument(
+        "--merge", type=Path, nargs="+", help="only report the games of saved --records files"
+    )
     args = ap.parse_args()
     if args.criteria:
         print_criteria(json.loads(args.criteria.read_text()))
+        return
+    if args.merge:
+        cfg, records = load_records(args.merge)
+        _print(report(records, cfg, 0.0), args.json)
         return
     weights = [(k, float(v)) for k, v in (w.split("=") for w in args.weight)]
     overrides = parse_sets(args.set)
@@ -178,15 +189,27 @@ def main() -> None:
     for seat in game.SEATS:
         if getattr(args, f"{seat}_iterations") is not None:
             cfg.seat_iterations[seat] = getattr(args, f"{seat}_iterations")
-    jobs = [(args.seed + i, cfg) for i in range(args.games)]
+    seeds = range(args.seed, args.seed + args.games)
+    sink = open_records(args.records, cfg) if args.records else None
+    done = saved_seeds(args.records) if args.records else set()
+    jobs = [(seed, cfg) for seed in seeds if seed not in done]
     t0 = time.perf_counter()
+    records = []
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        records = list(pool.map(_play_star, jobs, chunksize=4))
-    r = report(records, cfg, time.perf_counter() - t0)
+        for rec in pool.map(_play_star, jobs, chunksize=4):
+            records.append(rec)
+            if sink is not None:
+                append_records(sink, [rec])
+    if args.records:  # the report covers the file: a resumed run reports every game in it
+        records = [r for r in load_records([args.records])[1] if r.seed in seeds]
+    _print(report(records, cfg, time.perf_counter() - t0), args.json)
+
+
+def _print(r: dict, json_path: Path | None) -> None:  # type: ignore[type-arg]
     print_report(r)
     print_criteria(r)
-    if args.json:
-        args.json.write_text(json.dumps(r, indent=1))
+    if json_path:
+        json_path.write_text(json.dumps(r, indent=1))
 
 
 if __name__ == "__main__":

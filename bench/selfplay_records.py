@@ -1,0 +1,136 @@
+"""Self-play games saved one per line, so a long run can be stopped, resumed and merged.
+
+A 2,000-game run of the strong level takes longer than one sitting here (docs/balance.md
+§15.4). Every finished game is appended to a JSON-lines file whose first line names what
+the games were played with: the bots' configuration and a digest of the card catalog.
+Files are merged only when those agree and no seed repeats, so a merged report is the
+report one long run with the same seeds would have printed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from dataclasses import asdict
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bench.selfplay import Config, GameRecord
+
+CATALOG_FILE = Path(__file__).resolve().parents[1] / "app" / "games" / "invaders" / "cards.toml"
+
+
+class RecordsMismatch(ValueError):
+    """Two record files were not played with the same bots and catalog, or share a seed."""
+
+
+def catalog_digest() -> str:
+    """What the games were dealt from: a card change makes a different balance."""
+    return hashlib.sha256(CATALOG_FILE.read_bytes()).hexdigest()[:16]
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(CATALOG_FILE.parent), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out.stdout.strip()
+
+
+def header(cfg: Config) -> dict[str, Any]:
+    return {"config": _plain(asdict(cfg)), "catalog": catalog_digest(), "commit": _commit()}
+
+
+def _plain(value: Any) -> Any:
+    """JSON's view of a value (tuples become lists), so headers compare after a round trip."""
+    return json.loads(json.dumps(value))
+
+
+def open_records(path: Path, cfg: Config) -> IO[str]:
+    """Open ``path`` for appending; a new file gets the header, an old one must match it
+    (and loses a last line that a stopped run left half written)."""
+    head = header(cfg)
+    if path.exists() and path.stat().st_size:
+        with path.open(encoding="utf-8") as f:
+            _check_same(json.loads(f.readline()), head, path)
+        text = path.read_text(encoding="utf-8")
+        if not text.endswith("\n"):
+            path.write_text(text[: text.rfind("\n") + 1], encoding="utf-8")
+        return path.open("a", encoding="utf-8")
+    f = path.open("w", encoding="utf-8")
+    f.write(json.dumps(head) + "\n")
+    f.flush()
+    return f
+
+
+def append_records(f: IO[str], records: list[GameRecord]) -> None:
+    for rec in records:
+        row = asdict(rec)
+        row["played"] = sorted(rec.played)
+        f.write(json.dumps(row) + "\n")
+    f.flush()
+
+
+def saved_seeds(path: Path) -> set[int]:
+    """Seeds ``path`` already holds: a resumed run plays only the others."""
+    if not path.exists() or not path.stat().st_size:
+        return set()
+    return {rec.seed for rec in _rows(path)}
+
+
+def _rows(path: Path) -> list[GameRecord]:
+    from bench.selfplay import GameRecord
+
+    out = []
+    with path.open(encoding="utf-8") as f:
+        f.readline()
+        for line in f:
+            if not line.endswith("\n"):
+                break  # the half-written last line of a stopped run
+            row = json.loads(line)
+            row["played"] = set(row["played"])
+            out.append(GameRecord(**row))
+    return out
+
+
+def load_records(paths: list[Path]) -> tuple[Config, list[GameRecord]]:
+    """All games of ``paths`` in seed order, with the configuration they share."""
+    from bench.selfplay import Config
+
+    first: dict[str, Any] | None = None
+    records: dict[int, GameRecord] = {}
+    for path in paths:
+        with path.open(encoding="utf-8") as f:
+            head = json.loads(f.readline())
+        first = first or head
+        _check_same(head, first, path)
+        for rec in _rows(path):
+            if rec.seed in records:
+                raise RecordsMismatch(f"{path}: seed {rec.seed} is held twice")
+            records[rec.seed] = rec
+    if first is None:
+        raise RecordsMismatch("no record files given")
+    c = first["config"]
+    cfg = Config(
+        **{
+            **c,
+            "weights": [tuple(w) for w in c["weights"]],
+            "overrides": [tuple(o) for o in c["overrides"]],
+        }
+    )
+    return cfg, [records[seed] for seed in sorted(records)]
+
+
+def _check_same(head: dict[str, Any], expected: dict[str, Any], path: Path) -> None:
+    for key in ("config", "catalog"):
+        if head[key] != expected[key]:
+            raise RecordsMismatch(
+                f"{path}: {key} differs ({head[key]!r} against {expected[key]!r})"
+            )

@@ -1,0 +1,76 @@
+"""Saved self-play games (bench/selfplay_records.py): resume and merge give one run's report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.selfplay import Config, play
+from bench.selfplay_records import (
+    RecordsMismatch,
+    append_records,
+    load_records,
+    open_records,
+    saved_seeds,
+)
+from bench.selfplay_report import report
+
+RANDOM = Config(mankind="random", invader="random")
+
+
+def _save(path: Path, cfg: Config, seeds: range) -> None:
+    with open_records(path, cfg) as f:
+        append_records(f, [play(seed, cfg) for seed in seeds])
+
+
+def test_two_files_merge_to_the_report_of_one_run(tmp_path: Path) -> None:
+    _save(tmp_path / "a.jsonl", RANDOM, range(10, 13))
+    _save(tmp_path / "b.jsonl", RANDOM, range(13, 15))
+    cfg, merged = load_records([tmp_path / "b.jsonl", tmp_path / "a.jsonl"])
+    whole = [play(seed, RANDOM) for seed in range(10, 15)]
+    assert [r.seed for r in merged] == list(range(10, 15))
+    mine, theirs = report(merged, cfg, 0.0), report(whole, RANDOM, 0.0)
+    for key in ("mankind_wins", "rounds", "reasons", "strategies", "opening_shift"):
+        assert mine[key] == theirs[key]
+
+
+def test_a_resumed_file_knows_its_seeds_and_keeps_its_games(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    _save(path, RANDOM, range(20, 22))
+    _save(path, RANDOM, range(22, 23))
+    assert saved_seeds(path) == {20, 21, 22}
+
+
+def test_files_of_other_bots_do_not_merge(tmp_path: Path) -> None:
+    _save(tmp_path / "a.jsonl", RANDOM, range(1, 2))
+    _save(
+        tmp_path / "b.jsonl",
+        Config(mankind="random", invader="random", first="invader"),
+        range(2, 3),
+    )
+    with pytest.raises(RecordsMismatch, match="config"):
+        load_records([tmp_path / "a.jsonl", tmp_path / "b.jsonl"])
+
+
+def test_appending_with_other_bots_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    _save(path, RANDOM, range(1, 2))
+    with pytest.raises(RecordsMismatch, match="config"):
+        open_records(path, Config(mankind="heuristic", invader="random"))
+
+
+def test_a_seed_held_twice_does_not_merge(tmp_path: Path) -> None:
+    _save(tmp_path / "a.jsonl", RANDOM, range(5, 7))
+    _save(tmp_path / "b.jsonl", RANDOM, range(6, 8))
+    with pytest.raises(RecordsMismatch, match="seed 6"):
+        load_records([tmp_path / "a.jsonl", tmp_path / "b.jsonl"])
+
+
+def test_a_half_written_last_line_is_dropped_and_the_file_appends_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    _save(path, RANDOM, range(30, 32))
+    path.write_text(path.read_text()[:-40])  # a run stopped in the middle of its last game
+    assert saved_seeds(path) == {30}
+    _save(path, RANDOM, range(31, 33))
+    assert [r.seed for r in load_records([path])[1]] == [30, 31, 32]
