@@ -32,6 +32,18 @@ async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
             await asyncio.sleep(0.01)
 
 
+async def connected(bus: RemoteBus, timeout: float = 5.0) -> None:
+    """Until ``bus`` answers a ping: ``start`` connects in the background, and a message
+    published before that is kept and resent as the newest version per match only."""
+    async with asyncio.timeout(timeout):
+        while True:
+            try:
+                await bus.ping()
+                return
+            except Exception:
+                await asyncio.sleep(0.01)
+
+
 def new_match_id() -> str:
     return str(uuid.uuid4())
 
@@ -46,6 +58,7 @@ async def check_only_watched_matches_arrive(make: Callable[[], RemoteBus]) -> No
         await receiver.start()
         receiver.watch(watched)
         await until(lambda: (watched, RESYNC) in heard)  # subscribed: resync once
+        await connected(sender)  # else the three sends coalesce into one resend
         await sender.publish(other, 1)
         await sender.publish(watched, 1)
         await sender.publish(watched, 2)
