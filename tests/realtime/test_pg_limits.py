@@ -7,28 +7,23 @@ outage tests use a private cluster they can stop and start again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
+import functools
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import asyncpg
 import pytest
-from prometheus_client import REGISTRY
 
 from app.config import BusSettings, LimitSettings
 from app.db.migrate import upgrade_head
-from app.matches import errors
 from app.realtime.pg_bus import asyncpg_dsn
 from app.realtime.pg_limits import PostgresGuard
 from app.realtime.throttle import MemoryGuard, create_guard
-from tests.realtime.guard_checks import ADDRESS, actions_taken, can_open, connected, until
+from tests.realtime import guard_checks as checks
+from tests.realtime.guard_checks import ADDRESS, actions_taken, can_open, until
 from tests.reliability.processes import PostgresCluster, postgres_bin
-from tests.support.client import Client
-from tests.support.server import LiveServer
 from tests.support.services import postgres_database, require_service
-from tests.support.settings import make_settings
 
 pytestmark = pytest.mark.postgres
 
@@ -83,6 +78,11 @@ async def make_guard() -> AsyncIterator[MakeGuard]:
         await guard.close()
 
 
+def on(url: str, make_guard: MakeGuard) -> checks.MakeGuard:
+    """The shared checks' guard factory: workers on the database at ``url``."""
+    return functools.partial(make_guard, url)
+
+
 async def query(url: str, sql: str, *args: object) -> list[asyncpg.Record]:
     conn = await asyncpg.connect(asyncpg_dsn(url))
     try:
@@ -103,31 +103,18 @@ def test_without_a_database_url_the_postgresql_bus_keeps_local_limits() -> None:
 async def test_two_workers_share_one_action_budget(
     shared_database: str, make_guard: MakeGuard
 ) -> None:
-    north, south = await make_guard(shared_database), await make_guard(shared_database)
-    assert await actions_taken(north, 2) == [True, True]
-    assert await actions_taken(south, 1) == [True]
-    refusal = await south.check_action(ADDRESS)
-    assert isinstance(refusal, errors.AddressRateLimited)
-    assert await north.check_action(ADDRESS) is not None
-    assert north.shared and south.shared
+    guards = await checks.check_two_workers_share_one_action_budget(on(shared_database, make_guard))
+    assert all(guard.shared for guard in guards)
 
 
 async def test_two_workers_share_one_join_budget(
     shared_database: str, make_guard: MakeGuard
 ) -> None:
-    north, south = await make_guard(shared_database), await make_guard(shared_database)
-    await north.check_join(ADDRESS)
-    await south.check_join(ADDRESS)
-    with pytest.raises(errors.JoinRateLimited):
-        await north.check_join(ADDRESS)
-    with pytest.raises(errors.JoinRateLimited):
-        await south.check_join(ADDRESS)
+    await checks.check_two_workers_share_one_join_budget(on(shared_database, make_guard))
 
 
 async def test_each_address_has_its_own_budget(shared_database: str, make_guard: MakeGuard) -> None:
-    north, south = await make_guard(shared_database), await make_guard(shared_database)
-    assert await actions_taken(north, 4) == [True, True, True, False]
-    assert await actions_taken(south, 3, "198.51.100.1") == [True, True, True]
+    await checks.check_each_address_has_its_own_budget(on(shared_database, make_guard))
 
 
 async def test_concurrent_checks_never_spend_one_token_twice(
@@ -170,10 +157,7 @@ async def test_idle_buckets_are_pruned(shared_database: str, make_guard: MakeGua
 async def test_two_workers_share_one_socket_cap(
     shared_database: str, make_guard: MakeGuard
 ) -> None:
-    north, south = await make_guard(shared_database), await make_guard(shared_database)
-    assert [await can_open(north), await can_open(north), await can_open(south)] == [True] * 3
-    assert not await can_open(south)
-    assert not await can_open(north)
+    await checks.check_two_workers_share_one_socket_cap(on(shared_database, make_guard))
 
 
 async def test_concurrent_opens_never_pass_the_cap(
@@ -189,34 +173,23 @@ async def test_concurrent_opens_never_pass_the_cap(
 async def test_a_closed_socket_frees_its_place_on_every_worker(
     shared_database: str, make_guard: MakeGuard
 ) -> None:
-    north, south = await make_guard(shared_database), await make_guard(shared_database)
-    for guard in (north, north, south):
-        await guard.open_socket(ADDRESS)
-    await north.close_socket(ADDRESS)
-    assert await can_open(south)
-    assert (north.sockets(ADDRESS), south.sockets(ADDRESS)) == (1, 2)
+    await checks.check_a_closed_socket_frees_its_place_on_every_worker(
+        on(shared_database, make_guard)
+    )
 
 
 async def test_a_killed_workers_sockets_stop_counting_after_its_lease(
     shared_database: str, make_guard: MakeGuard
 ) -> None:
-    killed = await make_guard(shared_database, start=False, lease_seconds=0.5)  # kill -9
-    survivor = await make_guard(shared_database, lease_seconds=0.5)
-    for _ in range(3):
-        await killed.open_socket(ADDRESS)
-    assert not await can_open(survivor)
-    await until(lambda: can_open(survivor))
+    await checks.check_a_killed_workers_sockets_stop_counting_after_its_lease(
+        on(shared_database, make_guard)
+    )
 
 
 async def test_a_live_workers_sockets_outlive_its_lease(
     shared_database: str, make_guard: MakeGuard
 ) -> None:
-    alive = await make_guard(shared_database, lease_seconds=1.0)
-    other = await make_guard(shared_database, lease_seconds=1.0)
-    for _ in range(3):
-        await alive.open_socket(ADDRESS)
-    await asyncio.sleep(3.0)  # three leases: only the renewals keep the counts
-    assert not await can_open(other)
+    await checks.check_a_live_workers_sockets_outlive_its_lease(on(shared_database, make_guard))
 
 
 async def test_a_renewal_restores_counts_the_database_lost(
@@ -236,38 +209,27 @@ async def test_a_renewal_restores_counts_the_database_lost(
 async def test_a_worker_that_shuts_down_withdraws_its_sockets(
     shared_database: str, make_guard: MakeGuard
 ) -> None:
-    leaving, staying = await make_guard(shared_database), await make_guard(shared_database)
-    for _ in range(3):
-        await leaving.open_socket(ADDRESS)
-    await leaving.close()
-    assert await can_open(staying)
+    await checks.check_a_worker_that_shuts_down_withdraws_its_sockets(
+        on(shared_database, make_guard)
+    )
 
 
 async def test_unreachable_database_falls_back_to_local_action_limits(
     make_guard: MakeGuard,
 ) -> None:
-    guard = await make_guard(NOBODY_LISTENS)
-    assert await actions_taken(guard, 4) == [True, True, True, False]
-    assert not guard.shared
+    await checks.check_unreachable_store_keeps_local_action_limits(on(NOBODY_LISTENS, make_guard))
 
 
 async def test_unreachable_database_falls_back_to_local_join_limits(
     make_guard: MakeGuard,
 ) -> None:
-    guard = await make_guard(NOBODY_LISTENS)
-    await guard.check_join(ADDRESS)
-    await guard.check_join(ADDRESS)
-    with pytest.raises(errors.JoinRateLimited):
-        await guard.check_join(ADDRESS)
+    await checks.check_unreachable_store_keeps_local_join_limits(on(NOBODY_LISTENS, make_guard))
 
 
 async def test_unreachable_database_falls_back_to_local_socket_cap(
     make_guard: MakeGuard,
 ) -> None:
-    guard = await make_guard(NOBODY_LISTENS)
-    assert [await can_open(guard) for _ in range(4)] == [True, True, True, False]
-    await guard.close_socket(ADDRESS)
-    assert await can_open(guard)
+    await checks.check_unreachable_store_keeps_a_local_socket_cap(on(NOBODY_LISTENS, make_guard))
 
 
 async def test_a_database_that_does_not_answer_is_waited_for_at_most_the_timeout(
@@ -294,18 +256,10 @@ async def test_a_database_that_does_not_answer_is_waited_for_at_most_the_timeout
 async def test_fallback_is_counted_and_warned_about_once(
     make_guard: MakeGuard, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def fallbacks() -> float:
-        return REGISTRY.get_sample_value("skirmish_limits_fallback_total", {"check": "action"}) or 0
-
-    before = fallbacks()
-    with caplog.at_level(logging.WARNING, logger="app.realtime.shared_limits"):
-        guard = await make_guard(NOBODY_LISTENS, retry_seconds=0.05)
-        await actions_taken(guard, 5)
-        await asyncio.sleep(0.5)  # the probes keep failing meanwhile
-    assert fallbacks() - before == 5
-    warnings = [r.getMessage() for r in caplog.records if "unreachable" in r.getMessage()]
-    assert len(warnings) == 1
-    assert warnings[0].startswith("PostgreSQL unreachable")
+    warning = await checks.check_fallback_is_counted_and_warned_about_once(
+        on(NOBODY_LISTENS, make_guard), caplog
+    )
+    assert warning.startswith("PostgreSQL unreachable")
 
 
 async def test_limits_are_shared_again_when_the_database_returns(
@@ -342,21 +296,7 @@ async def test_sockets_opened_during_an_outage_count_when_the_database_returns(
 async def test_two_live_workers_on_a_postgresql_bus_cap_an_address_together(
     shared_database: str,
 ) -> None:
-    bus = BusSettings(backend="postgresql", channel=f"t{uuid.uuid4().hex[:12]}")
-    settings = make_settings(shared_database, bus=bus, max_sockets_per_ip=2)
-    first, second = LiveServer(settings).start(), LiveServer(settings).start()
-    clients: list[Client] = []
-    try:
-        clients.append(await connected(first.ws("any")))
-        clients.append(await connected(second.ws("any")))
-        clients.append(await Client.connect(first.ws("any")))  # only its 2nd on `first`
-        assert (await clients[-1].expect("error"))["code"] == "too_many_sockets"
-    finally:
-        for client in clients:
-            with contextlib.suppress(Exception):
-                await client.close()
-        first.stop()
-        second.stop()
+    await checks.check_two_live_workers_cap_an_address_together(shared_database, "postgresql")
 
 
 async def test_the_database_never_holds_an_address(

@@ -6,26 +6,20 @@ Each test has its own key prefix on the shared Redis; the outage tests use a pri
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
+import functools
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from prometheus_client import REGISTRY
 
-from app.config import BusSettings, LimitSettings
-from app.matches import errors
+from app.config import LimitSettings
 from app.realtime.redis_limits import RedisGuard
-from tests.realtime.guard_checks import ADDRESS, actions_taken, can_open, connected, until
+from tests.realtime import guard_checks as checks
+from tests.realtime.guard_checks import ADDRESS, actions_taken, can_open, until
 from tests.reliability.processes import RedisServer
-from tests.support.client import Client
-from tests.support.server import LiveServer
 from tests.support.services import require_service
-from tests.support.settings import make_settings
 
 pytestmark = pytest.mark.redis
 
@@ -60,6 +54,10 @@ async def make_guard() -> AsyncIterator[MakeGuard]:
         await guard.close()
 
 
+def unreachable(make_guard: MakeGuard) -> MakeGuard:
+    return functools.partial(make_guard, NOBODY_LISTENS)
+
+
 @pytest.fixture
 def shared_redis() -> None:
     require_service("redis")
@@ -77,113 +75,64 @@ def private_redis(tmp_path: Path) -> Iterator[RedisServer]:
 async def test_two_workers_share_one_action_budget(
     shared_redis: None, make_guard: MakeGuard
 ) -> None:
-    north, south = await make_guard(), await make_guard()
-    assert await actions_taken(north, 2) == [True, True]
-    assert await actions_taken(south, 1) == [True]
-    refusal = await south.check_action(ADDRESS)
-    assert isinstance(refusal, errors.AddressRateLimited)
-    assert await north.check_action(ADDRESS) is not None
+    await checks.check_two_workers_share_one_action_budget(make_guard)
 
 
 async def test_two_workers_share_one_join_budget(shared_redis: None, make_guard: MakeGuard) -> None:
-    north, south = await make_guard(), await make_guard()
-    await north.check_join(ADDRESS)
-    await south.check_join(ADDRESS)
-    with pytest.raises(errors.JoinRateLimited):
-        await north.check_join(ADDRESS)
-    with pytest.raises(errors.JoinRateLimited):
-        await south.check_join(ADDRESS)
+    await checks.check_two_workers_share_one_join_budget(make_guard)
 
 
 async def test_each_address_has_its_own_budget(shared_redis: None, make_guard: MakeGuard) -> None:
-    north, south = await make_guard(), await make_guard()
-    assert await actions_taken(north, 4) == [True, True, True, False]
-    assert await actions_taken(south, 3, "198.51.100.1") == [True, True, True]
+    await checks.check_each_address_has_its_own_budget(make_guard)
 
 
 async def test_two_workers_share_one_socket_cap(shared_redis: None, make_guard: MakeGuard) -> None:
-    north, south = await make_guard(), await make_guard()
-    assert [await can_open(north), await can_open(north), await can_open(south)] == [True] * 3
-    assert not await can_open(south)
-    assert not await can_open(north)
+    await checks.check_two_workers_share_one_socket_cap(make_guard)
 
 
 async def test_a_closed_socket_frees_its_place_on_every_worker(
     shared_redis: None, make_guard: MakeGuard
 ) -> None:
-    north, south = await make_guard(), await make_guard()
-    for guard in (north, north, south):
-        await guard.open_socket(ADDRESS)
-    await north.close_socket(ADDRESS)
-    assert await can_open(south)
-    assert (north.sockets(ADDRESS), south.sockets(ADDRESS)) == (1, 2)
+    await checks.check_a_closed_socket_frees_its_place_on_every_worker(make_guard)
 
 
 async def test_a_killed_workers_sockets_stop_counting_after_its_lease(
     shared_redis: None, make_guard: MakeGuard
 ) -> None:
-    killed = await make_guard(start=False, lease_seconds=0.5)  # nobody renews its lease: kill -9
-    survivor = await make_guard(lease_seconds=0.5)
-    for _ in range(3):
-        await killed.open_socket(ADDRESS)
-    assert not await can_open(survivor)
-    await until(lambda: can_open(survivor))
+    await checks.check_a_killed_workers_sockets_stop_counting_after_its_lease(make_guard)
 
 
 async def test_a_live_workers_sockets_outlive_its_lease(
     shared_redis: None, make_guard: MakeGuard
 ) -> None:
-    alive, other = await make_guard(lease_seconds=1.0), await make_guard(lease_seconds=1.0)
-    for _ in range(3):
-        await alive.open_socket(ADDRESS)
-    await asyncio.sleep(3.0)  # three leases: only the renewals keep the counts
-    assert not await can_open(other)
+    await checks.check_a_live_workers_sockets_outlive_its_lease(make_guard)
 
 
 async def test_a_worker_that_shuts_down_withdraws_its_sockets(
     shared_redis: None, make_guard: MakeGuard
 ) -> None:
-    leaving, staying = await make_guard(), await make_guard()
-    for _ in range(3):
-        await leaving.open_socket(ADDRESS)
-    await leaving.close()
-    assert await can_open(staying)
+    await checks.check_a_worker_that_shuts_down_withdraws_its_sockets(make_guard)
 
 
 async def test_unreachable_redis_falls_back_to_local_action_limits(make_guard: MakeGuard) -> None:
-    guard = await make_guard(NOBODY_LISTENS)
-    assert await actions_taken(guard, 4) == [True, True, True, False]
-    assert not guard.shared
+    await checks.check_unreachable_store_keeps_local_action_limits(unreachable(make_guard))
 
 
 async def test_unreachable_redis_falls_back_to_local_join_limits(make_guard: MakeGuard) -> None:
-    guard = await make_guard(NOBODY_LISTENS)
-    await guard.check_join(ADDRESS)
-    await guard.check_join(ADDRESS)
-    with pytest.raises(errors.JoinRateLimited):
-        await guard.check_join(ADDRESS)
+    await checks.check_unreachable_store_keeps_local_join_limits(unreachable(make_guard))
 
 
 async def test_unreachable_redis_falls_back_to_local_socket_cap(make_guard: MakeGuard) -> None:
-    guard = await make_guard(NOBODY_LISTENS)
-    assert [await can_open(guard) for _ in range(4)] == [True, True, True, False]
-    await guard.close_socket(ADDRESS)
-    assert await can_open(guard)
+    await checks.check_unreachable_store_keeps_a_local_socket_cap(unreachable(make_guard))
 
 
 async def test_fallback_is_counted_and_warned_about_once(
     make_guard: MakeGuard, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def fallbacks() -> float:
-        return REGISTRY.get_sample_value("skirmish_limits_fallback_total", {"check": "action"}) or 0
-
-    before = fallbacks()
-    with caplog.at_level(logging.WARNING, logger="app.realtime.shared_limits"):
-        guard = await make_guard(NOBODY_LISTENS, retry_seconds=0.05)
-        await actions_taken(guard, 5)
-        await asyncio.sleep(0.5)  # the probes keep failing meanwhile
-    assert fallbacks() - before == 5
-    assert len([r for r in caplog.records if "unreachable" in r.getMessage()]) == 1
+    warning = await checks.check_fallback_is_counted_and_warned_about_once(
+        unreachable(make_guard), caplog
+    )
+    assert warning.startswith("Redis unreachable")
 
 
 async def test_limits_are_shared_again_when_redis_returns(
@@ -217,21 +166,7 @@ async def test_sockets_opened_during_an_outage_count_when_redis_returns(
 async def test_two_live_workers_on_a_redis_bus_cap_an_address_together(
     shared_redis: None, sqlite_url: str
 ) -> None:
-    bus = BusSettings(backend="redis", channel=f"t{uuid.uuid4().hex[:12]}")
-    settings = make_settings(sqlite_url, bus=bus, max_sockets_per_ip=2)
-    first, second = LiveServer(settings).start(), LiveServer(settings).start()
-    clients: list[Client] = []
-    try:
-        clients.append(await connected(first.ws("any")))
-        clients.append(await connected(second.ws("any")))
-        clients.append(await Client.connect(first.ws("any")))  # only its 2nd on `first`
-        assert (await clients[-1].expect("error"))["code"] == "too_many_sockets"
-    finally:
-        for client in clients:
-            with contextlib.suppress(Exception):
-                await client.close()
-        first.stop()
-        second.stop()
+    await checks.check_two_live_workers_cap_an_address_together(sqlite_url, "redis")
 
 
 async def test_redis_never_holds_an_address(shared_redis: None, make_guard: MakeGuard) -> None:
