@@ -74,3 +74,12 @@ def test_a_half_written_last_line_is_dropped_and_the_file_appends_cleanly(tmp_pa
     assert saved_seeds(path) == {30}
     _save(path, RANDOM, range(31, 33))
     assert [r.seed for r in load_records([path])[1]] == [30, 31, 32]
+
+
+def test_decision_times_are_saved_to_a_tenth_of_a_millisecond(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    _save(path, RANDOM, range(40, 41))
+    saved = load_records([path])[1][0].think
+    played = play(40, RANDOM).think
+    assert [len(v) for v in saved.values()] == [len(v) for v in played.values()]
+    assert all(t == round(t, 4) for ts in saved.values() for t in ts)
