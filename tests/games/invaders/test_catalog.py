@@ -57,8 +57,8 @@ def test_zones_keep_the_placeholder_powers_in_board_order() -> None:
 
 def test_printed_drain_totals_match_the_design_notes() -> None:
     """§3.3: the Invader deck prints 103 drain, the Mankind deck 12; BAL-2 (docs/rulings.md)
-    raised Black Narcissus's drain by 1, so the Invader deck now prints 104."""
-    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 104
+    raised Black Narcissus's drain by 1 and BAL-5 seven units' by 1 (25 copies): 129."""
+    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 + 25
     assert sum(CATALOG.cards[c].drain for c in CATALOG.mankind_deck) == 12
 
 
@@ -68,11 +68,28 @@ def test_black_narcissus_carries_its_balance_changes() -> None:
     assert (bn.power, bn.discard, bn.drain, bn.copies) == (3, 3, 4, 1)
 
 
+BAL_5 = {  # docs/rulings.md BAL-5: (printed drain before, after); nothing else changed
+    "drone_picket": (0, 1),
+    "burrower_brood": (0, 1),
+    "squid_lander_vehicle": (2, 3),
+    "hunter_killer_tripod": (2, 3),
+    "strafing_saucer": (2, 3),
+    "carapace_larvae": (1, 2),
+    "spore_carrier": (1, 2),
+}
+
+
+def test_bal5_raises_the_drain_of_the_invaders_cheap_units_by_one() -> None:
+    assert {c: CATALOG.cards[c].drain for c in BAL_5} == {c: new for c, (_, new) in BAL_5.items()}
+    assert sum(CATALOG.cards[c].copies for c in BAL_5) == 25
+
+
 def test_known_cards_keep_their_sourced_values() -> None:
     kraken = CATALOG.cards["kraken_warmachine"]
     assert (kraken.power, kraken.discard, kraken.drain) == (3, 1, 2)
     assert CATALOG.cards["norad_bunker"].discard == 5
     assert CATALOG.cards["medusa_assault_vehicles"].power == 5
+    assert CATALOG.cards["squid_lander_vehicle"].power == 2  # its drain is ours (BAL-5)
     assert CATALOG.cards["nanobot_kill_swarm"].power is None
 
 

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from invaders_builders import Play, build, one, target, where, zone
 
+from app.games.invaders.cards import card
 from app.games.invaders.power import all_powers, card_cost, zone_power
 from app.games.invaders.state import INVADER, MANKIND
 
@@ -262,7 +263,7 @@ def test_c43_returned_cards_lose_everything_and_pay_full_cost_again() -> None:
     assert p.s.plus_tokens == {}
     deck = len(p.s.deck[INVADER])
     p("invader", {"type": "play", "card": squid})("invader", zone("africa"))
-    assert len(p.s.deck[INVADER]) == deck - 2
+    assert len(p.s.deck[INVADER]) == deck - card("squid_lander_vehicle").drain  # the full cost
 
 
 def test_c44_shanty_town_recovers_when_destroyed_not_when_sacrificed() -> None:
