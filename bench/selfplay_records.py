@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
+import tomllib
 from dataclasses import asdict
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -26,9 +27,12 @@ class RecordsMismatch(ValueError):
     """Two record files were not played with the same bots and catalog, or share a seed."""
 
 
-def catalog_digest() -> str:
-    """What the games were dealt from: a card change makes a different balance."""
-    return hashlib.sha256(CATALOG_FILE.read_bytes()).hexdigest()[:16]
+def catalog_digest(path: Path = CATALOG_FILE) -> str:
+    """What the games were dealt from: a card change makes a different balance. The data is
+    hashed, not the file, so a new changelog comment leaves a run's games mergeable."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _commit() -> str:

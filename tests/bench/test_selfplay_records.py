@@ -8,8 +8,10 @@ import pytest
 
 from bench.selfplay import Config, play
 from bench.selfplay_records import (
+    CATALOG_FILE,
     RecordsMismatch,
     append_records,
+    catalog_digest,
     load_records,
     open_records,
     saved_seeds,
@@ -83,3 +85,12 @@ def test_decision_times_are_saved_to_a_tenth_of_a_millisecond(tmp_path: Path) ->
     played = play(40, RANDOM).think
     assert [len(v) for v in saved.values()] == [len(v) for v in played.values()]
     assert all(t == round(t, 4) for ts in saved.values() for t in ts)
+
+
+def test_the_catalog_digest_ignores_comments_but_not_a_cost(tmp_path: Path) -> None:
+    text = CATALOG_FILE.read_text("utf-8")
+    commented, changed = tmp_path / "commented.toml", tmp_path / "changed.toml"
+    commented.write_text("# a new changelog line\n" + text, "utf-8")
+    changed.write_text(text.replace("drain = ", "drain = 1", 1), "utf-8")
+    assert catalog_digest(commented) == catalog_digest()
+    assert catalog_digest(changed) != catalog_digest()
