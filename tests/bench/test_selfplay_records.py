@@ -9,6 +9,7 @@ import pytest
 from bench.selfplay import Config, play
 from bench.selfplay_records import (
     CATALOG_FILE,
+    THINK_DIGITS,
     RecordsMismatch,
     append_records,
     catalog_digest,
@@ -84,7 +85,7 @@ def test_decision_times_are_saved_to_a_tenth_of_a_millisecond(tmp_path: Path) ->
     saved = load_records([path])[1][0].think
     played = play(40, RANDOM).think
     assert [len(v) for v in saved.values()] == [len(v) for v in played.values()]
-    assert all(t == round(t, 4) for ts in saved.values() for t in ts)
+    assert all(t == round(t, THINK_DIGITS) for ts in saved.values() for t in ts)
 
 
 def test_the_catalog_digest_ignores_comments_but_not_a_cost(tmp_path: Path) -> None:
