@@ -46,9 +46,9 @@ def test_table_texts_follow_the_language_and_card_names_do_not(new_page: Any) ->
     page.wait_for_function("() => document.documentElement.lang === 'de'")
     chainmail = page.locator(".strategy[data-strategy=project_chainmail]")
     # the table re-renders after the language's texts have loaded: wait for that, not longer
-    chainmail.filter(has_text="Jederzeit").wait_for(timeout=5_000)
+    chainmail.filter(has_text="Nachziehstapel").wait_for(timeout=5_000)
     assert "Activate Project 'Chainmail'" in chainmail.inner_text()  # names stay as printed
-    assert "Jederzeit, auch im Zug des Invasors" in chainmail.inner_text()  # texts are translated
+    assert "jederzeit (auch im Zug des Invasors)" in chainmail.inner_text()  # texts are translated
     assert page.locator(".role").inner_text() == "Du spielst Menschheit"
 
 

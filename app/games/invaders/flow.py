@@ -16,7 +16,7 @@ from app.games.invaders.cards import OPPONENT_TURN_STRATEGIES
 from app.games.invaders.decisions import JSON, Decision
 from app.games.invaders.drain import Draw
 from app.games.invaders.state import INVADER, MANKIND, SIDES, Board, Draft, Task, task
-from app.games.invaders.strategies import enable_strategy
+from app.games.invaders.strategies import enable_strategy, strategy_problem
 from app.games.invaders.triggers import card_triggers, fire
 
 DRAW_PER_TURN = 2  # R-DRAW-1
@@ -79,7 +79,8 @@ def end_main(d: Draft, ev: list[Event]) -> None:
 @task
 @dataclass(frozen=True, slots=True)
 class ChainmailWindow(Decision):
-    """C-35 (b): after the Invader's main phase, before step A, while still dormant."""
+    """C-35 (b): after the Invader's main phase, before step A, while still dormant and
+    enableable (requirements and costs as in Mankind's own turn: BAL-6 gates Chainmail)."""
 
     seat: int
     strategy: str
@@ -88,7 +89,7 @@ class ChainmailWindow(Decision):
     bad_value_code: ClassVar[str] = "invalid_choice"
 
     def options(self, s: Board) -> list[JSON]:
-        if self.strategy in s.enabled:
+        if strategy_problem(s, MANKIND, self.strategy) is not None:
             return []
         return [{"type": "enable", "strategy": self.strategy}, {"type": "decline"}]
 

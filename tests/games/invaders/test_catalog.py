@@ -57,8 +57,9 @@ def test_zones_keep_the_placeholder_powers_in_board_order() -> None:
 
 def test_printed_drain_totals_match_the_design_notes() -> None:
     """§3.3: the Invader deck prints 103 drain, the Mankind deck 12; BAL-2 (docs/rulings.md)
-    raised Black Narcissus's drain by 1 and BAL-5 seven units' by 1 (25 copies): 129."""
-    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 + 25
+    raised Black Narcissus's drain by 1, BAL-5 seven units' by 1 (25 copies) and BAL-7 took
+    Spore Carrier's back (3 copies): 126."""
+    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 + 25 - 3
     assert sum(CATALOG.cards[c].drain for c in CATALOG.mankind_deck) == 12
 
 
@@ -68,20 +69,32 @@ def test_black_narcissus_carries_its_balance_changes() -> None:
     assert (bn.power, bn.discard, bn.drain, bn.copies) == (3, 3, 4, 1)
 
 
-BAL_5 = {  # docs/rulings.md BAL-5: (printed drain before, after); nothing else changed
+BAL_5 = {  # docs/rulings.md BAL-5 and BAL-7: (printed drain before, after); nothing else
     "drone_picket": (0, 1),
     "burrower_brood": (0, 1),
     "squid_lander_vehicle": (2, 3),
     "hunter_killer_tripod": (2, 3),
     "strafing_saucer": (2, 3),
     "carapace_larvae": (1, 2),
-    "spore_carrier": (1, 2),
+    "spore_carrier": (1, 1),  # BAL-5 raised it to 2, BAL-7 took that back
 }
 
 
 def test_bal5_raises_the_drain_of_the_invaders_cheap_units_by_one() -> None:
     assert {c: CATALOG.cards[c].drain for c in BAL_5} == {c: new for c, (_, new) in BAL_5.items()}
-    assert sum(CATALOG.cards[c].copies for c in BAL_5) == 25
+    assert sum(CATALOG.cards[c].copies for c in BAL_5 if BAL_5[c][1] > BAL_5[c][0]) == 22
+
+
+BAL_6 = {  # docs/rulings.md BAL-6: strategy requirements (were none, plot<=9, plot<=8)
+    "project_chainmail": "deck<=50",
+    "drown_the_coastlines": "plot<=8",
+    "brood_awakening": "plot<=7",
+}
+
+
+def test_bal6_gates_the_three_strategies_fired_before_round_3() -> None:
+    for sid, gate in BAL_6.items():
+        assert CATALOG.strategies[sid].formal.startswith(f"enable[{gate}]:"), sid
 
 
 def test_known_cards_keep_their_sourced_values() -> None:

@@ -162,18 +162,45 @@ def test_c34_overcharge_may_target_a_desolator() -> None:
 
 
 def test_c35_chainmail_window_and_duration() -> None:
-    s = build(board={"eurasia": {"invader": ["medusa_assault_vehicles"]}})
+    s = build(
+        board={"eurasia": {"invader": ["medusa_assault_vehicles"]}}, deck_sizes={"mankind": 50}
+    )
     p = Play(s).end_main(chainmail=True)
     eurasia = next(e for e in p.event("zone_resolved") if e["zone"] == "eurasia")
     assert eurasia["mankind"] == 5 and p.s.zone_mods == ()
     p.end_main()
     p("invader", {"type": "end_main"})
     assert p.prompt() != "chainmail_window"  # enabled already: no window
-    m = build(active="mankind")
+    m = build(active="mankind", deck_sizes={"mankind": 50})
     q = Play(m)("mankind", {"type": "enable", "strategy": "project_chainmail"}).end_main()
     assert zone_power(q.s, 1) == 5
     q.end_main()
     assert zone_power(q.s, 1) == 3
+
+
+def test_bal6_chainmail_waits_for_a_deck_of_50_in_either_turn() -> None:
+    mine = build(active="mankind", deck_sizes={"mankind": 51})
+    assert Play(mine).refuse("mankind", {"type": "enable", "strategy": "project_chainmail"}) == (
+        "requirement_unmet"
+    )
+    theirs = Play(build(deck_sizes={"mankind": 51}))("invader", {"type": "end_main"})
+    assert theirs.event("zone_resolved")  # the attack went ahead: no window while shut
+    opened = Play(build(deck_sizes={"mankind": 50}))("invader", {"type": "end_main"})
+    assert opened.prompt() == "chainmail_window"
+
+
+def test_bal6_drown_the_coastlines_opens_on_plot_8() -> None:
+    drown = {"type": "enable", "strategy": "drown_the_coastlines"}
+    assert Play(build(plot=9)).refuse("invader", drown) == "requirement_unmet"
+    assert "drown_the_coastlines" in Play(build(plot=8))("invader", drown).s.enabled
+
+
+def test_bal6_brood_awakening_opens_on_plot_7() -> None:
+    brood = {"type": "enable", "strategy": "brood_awakening"}
+    s = build(plot=8, discards={"invader": ["drone_picket"]})
+    assert Play(s).refuse("invader", brood) == "requirement_unmet"
+    p = Play(replace(s, plot=7))("invader", brood)
+    assert "brood_awakening" in p.s.enabled
 
 
 def test_c36_blot_out_the_sun_covers_that_turns_attack() -> None:

@@ -211,7 +211,7 @@ def test_c13_tokens_stay_when_a_positive_modifier_leaves() -> None:
 
 
 def test_c14_chainmail_and_blot_out_the_sun_add_up() -> None:
-    s = build(plot=6)
+    s = build(plot=6, deck_sizes={"mankind": 50})
     p = Play(s)("invader", {"type": "enable", "strategy": "blot_out_the_sun"})
     p.end_main(chainmail=True)
     powers = [e["mankind"] for e in p.event("zone_resolved")]
@@ -241,7 +241,7 @@ def test_c16_deathworm_hits_the_zone_it_occupies_at_invader_main_start() -> None
 
 
 def test_c17_each_treats_zones_one_by_one_and_skips_zones_at_zero() -> None:
-    s = build(plot=9, board={"pacific_rim": {"invader": ["terraforming_spire"]}})
+    s = build(plot=8, board={"pacific_rim": {"invader": ["terraforming_spire"]}})
     p = Play(s)("invader", {"type": "enable", "strategy": "drown_the_coastlines"})
     assert p.s.zone_tokens == (0, 1, 1)
 

@@ -132,7 +132,7 @@ def test_timing_activated_once_per_own_turn() -> None:
 
 
 def test_timing_enable_flips_a_strategy_once() -> None:
-    s = build(plot=9, zone_tokens=(0, 0, 0))
+    s = build(plot=8, zone_tokens=(0, 0, 0))
     p = Play(s)("invader", {"type": "enable", "strategy": "drown_the_coastlines"})
     assert p.s.zone_tokens == (1, 1, 1) and "drown_the_coastlines" in p.s.enabled
 

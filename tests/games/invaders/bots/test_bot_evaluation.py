@@ -45,7 +45,7 @@ def test_diminishing_hand_term_values_the_last_cards_most() -> None:
 def test_losing_a_card_from_a_short_hand_costs_more_than_from_a_long_one() -> None:
     s = next(
         p
-        for p in (random_position(3, n) for n in range(5, 60))
+        for p in (random_position(seed, n) for seed in range(3, 13) for n in range(5, 60, 5))
         if p.outcome is None and len(p.hand[MANKIND]) >= 5
     )
     w = replace(MANKIND_WEIGHTS, hand_ratio=0.7, mankind_hand_pivot=4.0)
