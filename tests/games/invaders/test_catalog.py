@@ -57,9 +57,8 @@ def test_zones_keep_the_placeholder_powers_in_board_order() -> None:
 
 def test_printed_drain_totals_match_the_design_notes() -> None:
     """§3.3: the Invader deck prints 103 drain, the Mankind deck 12; BAL-2 (docs/rulings.md)
-    raised Black Narcissus's drain by 1, BAL-5 seven units' by 1 (25 copies) and BAL-7 took
-    Spore Carrier's back (3 copies): 126."""
-    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 + 25 - 3
+    raised Black Narcissus's drain by 1 and BAL-5 seven units' by 1 (25 copies): 129."""
+    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 + 25
     assert sum(CATALOG.cards[c].drain for c in CATALOG.mankind_deck) == 12
 
 
@@ -69,20 +68,20 @@ def test_black_narcissus_carries_its_balance_changes() -> None:
     assert (bn.power, bn.discard, bn.drain, bn.copies) == (3, 3, 4, 1)
 
 
-BAL_5 = {  # docs/rulings.md BAL-5 and BAL-7: (printed drain before, after); nothing else
+BAL_5 = {  # docs/rulings.md BAL-5: (printed drain before, after); nothing else changed
     "drone_picket": (0, 1),
     "burrower_brood": (0, 1),
     "squid_lander_vehicle": (2, 3),
     "hunter_killer_tripod": (2, 3),
     "strafing_saucer": (2, 3),
     "carapace_larvae": (1, 2),
-    "spore_carrier": (1, 1),  # BAL-5 raised it to 2, BAL-7 took that back
+    "spore_carrier": (1, 2),  # BAL-7 took this back in v1.5, v1.6 restored it
 }
 
 
 def test_bal5_raises_the_drain_of_the_invaders_cheap_units_by_one() -> None:
     assert {c: CATALOG.cards[c].drain for c in BAL_5} == {c: new for c, (_, new) in BAL_5.items()}
-    assert sum(CATALOG.cards[c].copies for c in BAL_5 if BAL_5[c][1] > BAL_5[c][0]) == 22
+    assert sum(CATALOG.cards[c].copies for c in BAL_5) == 25
 
 
 BAL_6 = {  # docs/rulings.md BAL-6: strategy requirements (were none, plot<=9, plot<=8)
@@ -147,3 +146,9 @@ def test_a_one_shot_with_power_is_refused(tmp_path: Path) -> None:
 def test_only_chainmail_may_be_enabled_in_the_opponents_turn() -> None:
     """§5.3 [M]: Activate Project 'Chainmail' is the one exception (window: C-35)."""
     assert [s.id for s in CATALOG.strategies.values() if s.opponent_turn] == ["project_chainmail"]
+
+
+def test_bal8_exo_suit_rangers_cost_a_card_from_hand() -> None:
+    """docs/rulings.md BAL-8: discard 0 -> 1; power, drain and copies unchanged."""
+    rangers = CATALOG.cards["exo_suit_rangers"]
+    assert (rangers.power, rangers.discard, rangers.drain, rangers.copies) == (3, 1, 1, 3)

@@ -99,7 +99,9 @@ def test_t05_mount_rushmore_wards_usable_the_same_turn() -> None:
     paid later that turn may be replaced by a ward."""
     s = build(
         active="mankind",
-        hands={"mankind": ["mount_rushmore", "rifle_platoon", "rifle_platoon", "exo_suit_rangers"]},
+        hands={
+            "mankind": ["mount_rushmore", "rifle_platoon", "rifle_platoon", "aegis_shield_dome"]
+        },
     )
     rush = one(s, "mount_rushmore")
     p = Play(s)("mankind", {"type": "play", "card": rush})("mankind", zone("pacific_rim"))
@@ -107,7 +109,7 @@ def test_t05_mount_rushmore_wards_usable_the_same_turn() -> None:
         p("mankind", {"type": "discard", "card": rifle})
     assert p.s.wards == {int(rush[1:]): 8}
     deck = len(p.s.deck[MANKIND])
-    p("mankind", {"type": "play", "card": one(p.s, "exo_suit_rangers")})("mankind", zone("africa"))
+    p("mankind", {"type": "play", "card": one(p.s, "aegis_shield_dome")})("mankind", zone("africa"))
     assert p.prompt() == "ward"
     p("mankind", {"type": "spend_ward"})
     assert len(p.s.deck[MANKIND]) == deck and p.s.wards[int(rush[1:])] == 7
@@ -262,24 +264,24 @@ def test_t17_sacrifice_only_into_a_full_zone() -> None:
         active="mankind",
         hero=("hero_vale", "africa"),
         board={"africa": {"mankind": ["rifle_platoon", "rifle_platoon"]}},
-        hands={"mankind": ["exo_suit_rangers"]},
+        hands={"mankind": ["telepath_cadre"]},
     )
-    p = Play(three)("mankind", {"type": "play", "card": one(three, "exo_suit_rangers")})
+    p = Play(three)("mankind", {"type": "play", "card": one(three, "telepath_cadre")})
     p("mankind", zone("africa"))
     assert len(p.s.board[2 * 2 + MANKIND]) == 4 and not p.event("card_sacrificed")
     four = build(
         active="mankind",
         hero=("hero_vale", "africa"),
         board={"africa": {"mankind": ["rifle_platoon"] * 3}},
-        hands={"mankind": ["exo_suit_rangers"]},
+        hands={"mankind": ["telepath_cadre"]},
     )
-    q = Play(four)("mankind", {"type": "play", "card": one(four, "exo_suit_rangers")})
+    q = Play(four)("mankind", {"type": "play", "card": one(four, "telepath_cadre")})
     q("mankind", zone("africa"))
     assert q.prompt() == "sacrifice"
     rifle = one(four, "rifle_platoon")
     q("mankind", {"type": "sacrifice", "card": rifle})
     assert where(q.s, rifle) == "discard:mankind"
-    assert where(q.s, one(four, "exo_suit_rangers")) == "africa:mankind"
+    assert where(q.s, one(four, "telepath_cadre")) == "africa:mankind"
 
 
 def test_t18_strategy_once_per_game_and_only_chainmail_in_the_invader_turn() -> None:

@@ -140,13 +140,13 @@ def test_c33_hold_the_line_lasts_through_the_next_invader_turn_for_chosen_cards_
     s = build(
         active="mankind",
         board={"eurasia": {"mankind": ["rifle_platoon"]}},
-        hands={"mankind": ["hold_the_line", "exo_suit_rangers"]},
+        hands={"mankind": ["hold_the_line", "telepath_cadre"]},
     )
     rifle = int(one(s, "rifle_platoon")[1:])
     p = play(Play(s), "mankind", "hold_the_line")("mankind", zone("eurasia"))
-    play(p, "mankind", "exo_suit_rangers")("mankind", zone("eurasia"))
+    play(p, "mankind", "telepath_cadre")("mankind", zone("eurasia"))
     assert all_powers(p.s)[rifle] == 3
-    assert all_powers(p.s)[int(one(s, "exo_suit_rangers")[1:])] == 3  # came later
+    assert all_powers(p.s)[int(one(s, "telepath_cadre")[1:])] == 1  # came later
     p.end_main()
     assert all_powers(p.s)[rifle] == 3
     p.end_main()
@@ -308,9 +308,9 @@ def test_c44_shanty_town_recovers_when_destroyed_not_when_sacrificed() -> None:
             }
         },
         discards={"mankind": ["saladin_vtol"]},
-        hands={"mankind": ["exo_suit_rangers"]},
+        hands={"mankind": ["telepath_cadre"]},
     )
-    p = play(Play(s), "mankind", "exo_suit_rangers")("mankind", zone("eurasia"))
+    p = play(Play(s), "mankind", "telepath_cadre")("mankind", zone("eurasia"))
     p("mankind", {"type": "sacrifice", "card": one(s, "refugee_shanty_town")})
     assert where(p.s, one(s, "saladin_vtol")) == "discard:mankind"
 

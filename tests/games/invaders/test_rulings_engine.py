@@ -34,12 +34,12 @@ def test_rul05_a_sacrificed_hero_is_replaced_after_the_new_card_is_placed() -> N
         hero=("hero_vale", "africa"),
         hero_pile=["hero_han"],
         board={"africa": {"mankind": ["rifle_platoon"] * 3}},
-        hands={"mankind": ["exo_suit_rangers"]},
+        hands={"mankind": ["telepath_cadre"]},
     )
-    exo = one(s, "exo_suit_rangers")
-    p = Play(s)("mankind", {"type": "play", "card": exo})("mankind", zone("africa"))
+    cadre = one(s, "telepath_cadre")
+    p = Play(s)("mankind", {"type": "play", "card": cadre})("mankind", zone("africa"))
     p("mankind", {"type": "sacrifice", "card": one(s, "hero_vale")})
-    assert where(p.s, exo) == "africa:mankind" and p.prompt() == "place_hero"
+    assert where(p.s, cadre) == "africa:mankind" and p.prompt() == "place_hero"
     assert {o["zone"] for o in p.legal("mankind")} == {"pacific_rim", "eurasia"}
     p("mankind", zone("eurasia"))
     assert p.s.hero_turned and where(p.s, one(p.s, "hero_han")) == "eurasia:mankind"
@@ -71,11 +71,11 @@ def test_rul15_a_ward_must_pay_what_the_deck_cannot() -> None:
         active="mankind",
         deck_sizes={"mankind": 0},
         board={"eurasia": {"mankind": ["mount_rushmore"]}},
-        hands={"mankind": ["exo_suit_rangers"]},
+        hands={"mankind": ["aegis_shield_dome"]},
     )
     rush = int(one(s, "mount_rushmore")[1:])
     s = replace(s, wards={rush: 3})
-    p = Play(s)("mankind", {"type": "play", "card": one(s, "exo_suit_rangers")})
+    p = Play(s)("mankind", {"type": "play", "card": one(s, "aegis_shield_dome")})
     p("mankind", zone("africa"))
     assert p.s.wards == {rush: 2} and not p.event("card_drained")
 

@@ -256,10 +256,10 @@ def test_c18_two_arcologies_in_a_held_zone_remove_two_tokens() -> None:
 
 
 def test_c19_shields_cover_invader_drain_only_and_empty_after_the_invader_turn() -> None:
-    s = build(active="mankind", hands={"mankind": ["emergency_shielding", "exo_suit_rangers"]})
+    s = build(active="mankind", hands={"mankind": ["emergency_shielding", "aegis_shield_dome"]})
     p = play(Play(s), "mankind", "emergency_shielding")
     deck = len(p.s.deck[MANKIND])
-    play(p, "mankind", "exo_suit_rangers")("mankind", zone("eurasia"))
+    play(p, "mankind", "aegis_shield_dome")("mankind", zone("eurasia"))
     assert len(p.s.deck[MANKIND]) == deck - 1 and p.s.shield == 2  # own cost not shielded
     p.end_main()
     assert p.s.shield == 2  # survives into the Invader turn
@@ -292,12 +292,12 @@ def test_c20_a_drain_cost_is_payable_with_wards() -> None:
         active="mankind",
         deck_sizes={"mankind": 0},
         board={"eurasia": {"mankind": ["mount_rushmore"]}},
-        hands={"mankind": ["exo_suit_rangers"]},
+        hands={"mankind": ["aegis_shield_dome"]},
     )
     rush = int(one(s, "mount_rushmore")[1:])
     s = replace(s, wards={rush: 1})
-    p = play(Play(s), "mankind", "exo_suit_rangers")("mankind", zone("africa"))
-    assert p.s.wards == {} and where(p.s, one(s, "exo_suit_rangers")) == "africa:mankind"
+    p = play(Play(s), "mankind", "aegis_shield_dome")("mankind", zone("africa"))
+    assert p.s.wards == {} and where(p.s, one(s, "aegis_shield_dome")) == "africa:mankind"
 
 
 def test_c21_prevented_drain_is_not_drain() -> None:
