@@ -95,7 +95,8 @@ async def test_seat_is_reclaimed_only_with_its_secret(table: Table) -> None:
     first = await Client.open(table.url, table.north)
     await first.close()
     thief = await Client.connect(table.url)
-    await thief.send({"type": "hello", "secret": table.north[:-1] + "A", "version": None})
+    wrong = table.north[:-1] + ("B" if table.north.endswith("A") else "A")  # never the secret
+    await thief.send({"type": "hello", "secret": wrong, "version": None})
     assert (await thief.expect("error"))["code"] == "not_authorized"
     await thief.send({"type": "hello", "secret": table.south, "version": None})
     assert (await thief.expect("welcome"))["seat"] == "south"  # a secret opens its own seat
