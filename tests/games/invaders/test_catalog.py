@@ -47,18 +47,19 @@ def test_strategies_are_five_invader_four_mankind_and_the_ops_centre() -> None:
     assert CATALOG.strategies["ops_centre"].repeatable
 
 
-def test_zones_keep_the_placeholder_powers_in_board_order() -> None:
+def test_zones_print_the_placeholder_powers_plus_one_in_board_order() -> None:
+    """docs/rulings.md BAL-9: the spec's placeholders (R-ZPOW-5: 2, 3, 2) each +1."""
     assert [(z.id, z.printed_power) for z in CATALOG.zones] == [
-        ("pacific_rim", 2),
-        ("eurasia", 3),
-        ("africa", 2),
+        ("pacific_rim", 3),
+        ("eurasia", 4),
+        ("africa", 3),
     ]
 
 
 def test_printed_drain_totals_match_the_design_notes() -> None:
     """§3.3: the Invader deck prints 103 drain, the Mankind deck 12; BAL-2 (docs/rulings.md)
-    raised Black Narcissus's drain by 1 and BAL-5 seven units' by 1 (25 copies): 129."""
-    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 + 25
+    raised Black Narcissus's drain by 1 (BAL-5's +25 was withdrawn by BAL-9): 104."""
+    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1
     assert sum(CATALOG.cards[c].drain for c in CATALOG.mankind_deck) == 12
 
 
@@ -68,20 +69,19 @@ def test_black_narcissus_carries_its_balance_changes() -> None:
     assert (bn.power, bn.discard, bn.drain, bn.copies) == (3, 3, 4, 1)
 
 
-BAL_5 = {  # docs/rulings.md BAL-5: (printed drain before, after); nothing else changed
+BAL_5 = {  # docs/rulings.md BAL-5: (printed drain before, after); BAL-9 withdrew it
     "drone_picket": (0, 1),
     "burrower_brood": (0, 1),
     "squid_lander_vehicle": (2, 3),
     "hunter_killer_tripod": (2, 3),
     "strafing_saucer": (2, 3),
     "carapace_larvae": (1, 2),
-    "spore_carrier": (1, 2),  # BAL-7 took this back in v1.5, v1.6 restored it
+    "spore_carrier": (1, 2),
 }
 
 
-def test_bal5_raises_the_drain_of_the_invaders_cheap_units_by_one() -> None:
-    assert {c: CATALOG.cards[c].drain for c in BAL_5} == {c: new for c, (_, new) in BAL_5.items()}
-    assert sum(CATALOG.cards[c].copies for c in BAL_5) == 25
+def test_bal9_gives_the_invaders_cheap_units_their_drain_from_before_bal5() -> None:
+    assert {c: CATALOG.cards[c].drain for c in BAL_5} == {c: old for c, (old, _) in BAL_5.items()}
 
 
 BAL_6 = {  # docs/rulings.md BAL-6: strategy requirements (were none, plot<=9, plot<=8)
@@ -148,7 +148,14 @@ def test_only_chainmail_may_be_enabled_in_the_opponents_turn() -> None:
     assert [s.id for s in CATALOG.strategies.values() if s.opponent_turn] == ["project_chainmail"]
 
 
-def test_bal8_exo_suit_rangers_cost_a_card_from_hand() -> None:
-    """docs/rulings.md BAL-8: discard 0 -> 1; power, drain and copies unchanged."""
+def test_bal9_withdraws_bal8_so_exo_suit_rangers_cost_no_card_from_hand() -> None:
+    """docs/rulings.md BAL-9 withdrew BAL-8 (discard 0 -> 1): discard 0 again."""
     rangers = CATALOG.cards["exo_suit_rangers"]
-    assert (rangers.power, rangers.discard, rangers.drain, rangers.copies) == (3, 1, 1, 3)
+    assert (rangers.power, rangers.discard, rangers.drain, rangers.copies) == (3, 0, 1, 3)
+
+
+def test_bal10_the_ops_centre_costs_two_cards_from_hand() -> None:
+    """docs/rulings.md BAL-10 (BAL-3 withdrawn): discard 2, as invaders-cards.md §2.6 prints it."""
+    ops = CATALOG.strategies["ops_centre"]
+    assert ops.formal.startswith("activated[discard 2]:")
+    assert ops.repeatable

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from invaders_builders import Play, build, one, ready, target, where, zone
 
 from app.games.invaders.flow import BeginTurn
@@ -115,6 +116,7 @@ def test_t05_mount_rushmore_wards_usable_the_same_turn() -> None:
     assert len(p.s.deck[MANKIND]) == deck and p.s.wards[int(rush[1:])] == 7
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_t06_zone_tie_drains_nothing() -> None:
     """Eurasia: Medusa 5 against Ramses 1 + Saladin 1 + zone 3 = 5: a tie, no drain."""
     s = build(
@@ -131,6 +133,7 @@ def test_t06_zone_tie_drains_nothing() -> None:
     assert not [e for e in p.event("card_drained") if e["seat"] == "mankind"]
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_t07_zone_win_drains_the_difference() -> None:
     """Pacific rim: Kraken 3 + Squid 2 against Shanty Town 1 + zone 2: Mankind drains 2."""
     s = build(
@@ -146,6 +149,31 @@ def test_t07_zone_win_drains_the_difference() -> None:
     assert p.event("plot_check") == [{"drain_inflicted": True}]
 
 
+def test_t06_and_t07_positions_on_the_shipped_zone_powers() -> None:
+    """BAL-9 (docs/rulings.md) prints 3 / 4 / 3: T-6's tie becomes a hold by one (5 vs 6)
+    and T-7's loss by two a loss by one (5 vs 4)."""
+    s = build(
+        board={
+            "eurasia": {
+                "invader": ["medusa_assault_vehicles"],
+                "mankind": ["ramses_submarine", "saladin_vtol"],
+            },
+            "pacific_rim": {
+                "invader": ["kraken_warmachine", "squid_lander_vehicle"],
+                "mankind": ["refugee_shanty_town"],
+            },
+        }
+    )
+    p = Play(s).end_main()
+    results = {
+        e["zone"]: (e["invader"], e["mankind"], e["result"]) for e in p.event("zone_resolved")
+    }
+    assert results["eurasia"] == (5, 6, "hold")
+    assert results["pacific_rim"] == (5, 4, "win")
+    assert len([e for e in p.event("card_drained") if e["seat"] == "mankind"]) == 1
+
+
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_t08_turned_hero_adds_nothing_until_upright() -> None:
     """A turned hero (Han, 3) alone in Africa against 3: 3 vs 2, Mankind drains 1; upright
     at Mankind's next main phase; the next attack counts him: 3 vs 5, held."""
@@ -246,6 +274,7 @@ def test_t15_both_decks_run_out_together_mankind_wins() -> None:
     assert p.s.outcome.winner == "mankind" and p.s.outcome.reason == "both_decks"
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_t16_zone_tokens_stop_at_zero_and_are_not_drain() -> None:
     """Eurasia 3 with 2 tokens (power 1); Atmospheric Poisoning adds only 1 more."""
     s = build(zone_tokens=(0, 2, 0), hands={"invader": ["atmospheric_poisoning"]})

@@ -164,6 +164,7 @@ def test_deck_empty() -> None:
     assert code(s, "invader", {"type": "plot_action", "option": "draw"}) == "deck_empty"
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_invalid_choice() -> None:
     assert code(build(), "invader", {"type": "plot_action", "option": "steal"}) == (
         "invalid_choice"
@@ -172,12 +173,13 @@ def test_invalid_choice() -> None:
         active="mankind",
         zone_tokens=(1, 0, 0),
         board={"eurasia": {"mankind": ["rifle_platoon"]}},
-        hands={"mankind": ["exo_suit_rangers"]},  # the Ops Centre's discard 1 (BAL-3) is forced
+        hands={"mankind": ["exo_suit_rangers", "rifle_platoon"]},  # discard 2 (BAL-10): forced
     )
     p = Play(s)("mankind", {"type": "ops_centre"})
     assert code(p.s, "mankind", {"type": "choose_branch", "branch": 7}) == "invalid_choice"
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_invalid_zone() -> None:
     s = build(zone_tokens=(0, 3, 0), hands={"invader": ["atmospheric_poisoning"]})
     p = Play(s)("invader", {"type": "play", "card": one(s, "atmospheric_poisoning")})

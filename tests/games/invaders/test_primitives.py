@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from invaders_builders import Play, build, one, target, where, zone
 
 from app.games.invaders.power import all_powers, zone_power
@@ -144,6 +145,7 @@ def test_recover_takes_from_the_discard_pile() -> None:
     assert [s.types[c] for c in p.s.hand[MANKIND]] == ["rifle_platoon"]
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_zone_power_mod_until_end_of_turn() -> None:
     s = build(plot=6)
     p = Play(s)("invader", {"type": "enable", "strategy": "blot_out_the_sun"})
@@ -152,12 +154,13 @@ def test_zone_power_mod_until_end_of_turn() -> None:
     assert [zone_power(p.s, z) for z in range(3)] == [2, 3, 2]
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_choose_one_resolves_only_the_chosen_branch() -> None:
     s = build(
         active="mankind",
         zone_tokens=(1, 0, 0),
         board={"eurasia": {"mankind": ["rifle_platoon"]}},
-        hands={"mankind": ["exo_suit_rangers"]},  # the Ops Centre's discard 1 (BAL-3) is forced
+        hands={"mankind": ["exo_suit_rangers", "rifle_platoon"]},  # discard 2 (BAL-10): forced
     )
     p = Play(s)("mankind", {"type": "ops_centre"})
     assert p.prompt() == "choose_branch"
@@ -166,6 +169,7 @@ def test_choose_one_resolves_only_the_chosen_branch() -> None:
     assert where(p.s, one(s, "rifle_platoon")) == "eurasia:mankind"
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_u1_extra_attack_resolves_the_sources_zone_at_the_start_of_mankinds_turn() -> None:
     """U-1: Black Narcissus attacks its zone once more before Mankind's draw phase."""
     s = build(

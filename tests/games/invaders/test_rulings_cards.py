@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from invaders_builders import Play, build, one, target, where, zone
 
 from app.games.invaders.cards import card
@@ -161,6 +162,7 @@ def test_c34_overcharge_may_target_a_desolator() -> None:
     assert all_powers(p.s)[int(one(s, "terraforming_spire")[1:])] == 4
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_c35_chainmail_window_and_duration() -> None:
     s = build(
         board={"eurasia": {"invader": ["medusa_assault_vehicles"]}}, deck_sizes={"mankind": 50}
@@ -203,6 +205,7 @@ def test_bal6_brood_awakening_opens_on_plot_7() -> None:
     assert "brood_awakening" in p.s.enabled
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_c36_blot_out_the_sun_covers_that_turns_attack() -> None:
     s = build(plot=6, board={"eurasia": {"invader": ["drone_picket"]}})
     p = Play(s)("invader", {"type": "enable", "strategy": "blot_out_the_sun"}).end_main()
@@ -237,6 +240,7 @@ def test_c39_plot_moves_up_are_capped_at_twelve() -> None:
     assert Play(e)("invader", {"type": "enable", "strategy": "patience_of_aeons"}).s.plot == 6
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_c40_ops_centre_once_per_mankind_turn_never_for_the_invader() -> None:
     s = build(
         active="mankind",
@@ -252,7 +256,8 @@ def test_c40_ops_centre_once_per_mankind_turn_never_for_the_invader() -> None:
         board={"africa": {"mankind": ["field_hospital"]}},
     )
     p = Play(s)("mankind", {"type": "ops_centre"})
-    p("mankind", {"type": "discard", "card": one(s, "rifle_platoon")})  # discard 1 (BAL-3)
+    p("mankind", {"type": "discard", "card": one(s, "rifle_platoon")})  # discard 2 (BAL-10)
+    p("mankind", {"type": "discard", "card": one(s, "exo_suit_rangers")})
     assert p.s.zone_tokens == (0, 1, 0)  # the move branch has no non-hero Defender: no choice
     assert p.refuse("mankind", {"type": "ops_centre"}) == "already_used"
     i = build(active="invader")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from invaders_builders import Play, build, one, ready, target, where, zone
 
 from app.games.invaders.flow import BeginTurn
@@ -47,6 +48,7 @@ def test_c02_one_shots_and_abilities_must_change_something_permanents_need_not()
     )
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_c03_a_chosen_zone_must_hold_a_legal_target() -> None:
     s = build(
         board={
@@ -184,6 +186,7 @@ def test_c11_sokolova_never_goes_above_three_tokens() -> None:
     assert again.plus_tokens[s.hero] == 3
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_c12_hero_tokens_count_only_upright_and_leave_with_the_hero() -> None:
     s = build(
         hero=("hero_vale", "eurasia"),
@@ -197,6 +200,7 @@ def test_c12_hero_tokens_count_only_upright_and_leave_with_the_hero() -> None:
     assert p.s.plus_tokens == {}
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_c13_tokens_stay_when_a_positive_modifier_leaves() -> None:
     s = build(
         zone_tokens=(0, 4, 0),
@@ -210,6 +214,7 @@ def test_c13_tokens_stay_when_a_positive_modifier_leaves() -> None:
     assert p.s.zone_tokens == (0, 4, 0) and zone_power(p.s, 1) == 0
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_c14_chainmail_and_blot_out_the_sun_add_up() -> None:
     s = build(plot=6, deck_sizes={"mankind": 50})
     p = Play(s)("invader", {"type": "enable", "strategy": "blot_out_the_sun"})
@@ -218,6 +223,7 @@ def test_c14_chainmail_and_blot_out_the_sun_add_up() -> None:
     assert powers == [2, 3, 2 + 2]  # Vale (2) stands in Africa
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_c15_static_zone_modifiers_travel_with_their_card() -> None:
     s = build(
         active="mankind",
@@ -240,6 +246,7 @@ def test_c16_deathworm_hits_the_zone_it_occupies_at_invader_main_start() -> None
     assert p.s.zone_tokens == (0, 1, 2)
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_c17_each_treats_zones_one_by_one_and_skips_zones_at_zero() -> None:
     s = build(plot=8, board={"pacific_rim": {"invader": ["terraforming_spire"]}})
     p = Play(s)("invader", {"type": "enable", "strategy": "drown_the_coastlines"})
@@ -321,6 +328,7 @@ def test_c22_black_narcissus_drain_is_real_but_never_counts_for_the_plot() -> No
     assert p.s.outcome.reason == "mankind_decked_drain"  # U-1 attack: no shield, real drain
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_c23_leviathans_extra_drain_counts_for_the_plot_check() -> None:
     s = build(shield=4, board={"eurasia": {"invader": ["abyssal_leviathan", "kraken_warmachine"]}})
     p = Play(s).end_main()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from invaders_builders import Play, build, one, ready, target, where, zone
 
 from app.games.invaders.flow import BeginTurn
@@ -25,6 +26,7 @@ def test_static_power_per_counts_matching_cards() -> None:
     assert all_powers(s)[int(one(s, "burrower_brood")[1:])] == 3
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_static_zone_power_mod_changes_its_zone() -> None:
     s = build(
         board={
@@ -95,6 +97,7 @@ def test_timing_start_of_turn_after_draw_and_upright() -> None:
     assert not s.hero_turned and s.plus_tokens == {s.hero: 1}
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_timing_on_zone_resolved_win() -> None:
     s = build(board={"eurasia": {"invader": ["abyssal_leviathan", "kraken_warmachine"]}})
     p = Play(s).end_main()
@@ -107,6 +110,7 @@ def test_timing_on_zone_resolved_hold() -> None:
     assert p.s.zone_tokens == (0, 1, 0)
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_timing_static_only_while_in_play() -> None:
     s = build(
         board={"eurasia": {"mankind": ["aegis_shield_dome"]}},

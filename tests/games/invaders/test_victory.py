@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from invaders_builders import Play, build, one, ready
 
 from app.games.invaders.flow import BeginTurn
@@ -59,6 +60,7 @@ def test_zone_collapse_is_off_by_default() -> None:
     assert p.s.outcome is None
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_zone_collapse_option_eurasia_at_zero() -> None:
     s = build(zone_tokens=(0, 2, 0), hands={"invader": ["spore_carrier"]})
     s = replace(s, options=replace(s.options, zone_collapse_win=True))
@@ -67,6 +69,7 @@ def test_zone_collapse_option_eurasia_at_zero() -> None:
     assert (p.s.outcome.winner, p.s.outcome.reason) == ("invader", "zone_collapse")
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_zone_collapse_option_pacific_and_africa_at_zero() -> None:
     s = build(plot=6)
     s = replace(s, options=replace(s.options, zone_collapse_win=True))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from invaders_builders import Play, build, one
 
 from app.games import invaders as game
@@ -48,6 +49,7 @@ def test_view_has_the_documented_top_level_fields() -> None:
     json.dumps(v)
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_zone_totals_and_current_power_are_in_the_view() -> None:
     s = build(
         board={

@@ -8,6 +8,8 @@ import random
 from dataclasses import replace
 from itertools import pairwise
 
+import pytest
+
 from app.games.invaders.bots import determinize, observe
 from app.games.invaders.bots.evaluation import (
     _UNITS,
@@ -121,17 +123,20 @@ def _africa_unit(unit: str, **extra: object) -> State:
     return build(active="mankind", hero=None, board={"africa": {"invader": [unit]}}, **extra)
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_black_narcissus_extra_attack_is_projected_after_the_coming_attack() -> None:
     assert attack_drains(_africa_unit("kraken_warmachine"), 0.0) == (1.0, 0.0)
     assert attack_drains(_africa_unit("black_narcissus_weapons_array"), 0.0) == (1.0, 1.0)
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_the_shield_pool_does_not_cover_the_extra_attack() -> None:
     """U-1: the pool emptied at the end of the Invader's turn."""
     s = _africa_unit("black_narcissus_weapons_array", shield=5)
     assert attack_drains(s, 0.0) == (0.0, 1.0)
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_a_surprise_in_black_narcissus_zone_drains_twice() -> None:
     s = _africa_unit("black_narcissus_weapons_array")
     assert attack_drains(s, 2.0) == (3.0, 3.0)  # the surprise goes where it drains twice
@@ -144,6 +149,7 @@ def test_the_extra_attack_lowers_mankinds_score() -> None:
     assert echo < plain
 
 
+@pytest.mark.usefixtures("spec_zone_powers")
 def test_the_previous_projection_ignores_the_extra_attack() -> None:
     s = _africa_unit("black_narcissus_weapons_array")
     assert attack_drains(s, 0.0, echo=False) == (1.0, 0.0)
