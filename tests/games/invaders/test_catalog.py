@@ -159,3 +159,9 @@ def test_bal10_the_ops_centre_costs_two_cards_from_hand() -> None:
     ops = CATALOG.strategies["ops_centre"]
     assert ops.formal.startswith("activated[discard 2]:")
     assert ops.repeatable
+
+
+def test_bal11_norad_has_power_nine_at_its_sourced_cost() -> None:
+    """docs/rulings.md BAL-11: power 6 -> 9; the discard 5 is sourced (spec §14)."""
+    norad = CATALOG.cards["norad_bunker"]
+    assert (norad.power, norad.discard, norad.drain, norad.copies) == (9, 5, 0, 1)
