@@ -20,6 +20,12 @@ from app.games.invaders.state import INVADER, MANKIND, SIDES, Draft, State, Task
 
 Spec = Mapping[str, Sequence[str]]
 
+SPEC_ZONE_POWERS = (2, 3, 2)
+"""The spec's placeholder zone powers (invaders.md R-ZPOW-5), which its worked examples and
+our rulings' arithmetic assume; the shipped catalog prints others (BAL-9, docs/rulings.md)."""
+ZONE_POWER_READERS = ("app.games.invaders.power", "app.games.invaders.view")
+"""The modules that read ``PRINTED_ZONE_POWER``: the ``spec_zone_powers`` fixture patches each."""
+
 
 class Builder:
     """Take card instances of given types out of the decks and put them where asked."""

@@ -4,8 +4,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from invaders_builders import SPEC_ZONE_POWERS, ZONE_POWER_READERS, build
 
+from app.games.invaders import power
 from app.games.invaders.catalog import CATALOG, CatalogError, load_catalog
+from app.games.invaders.power import zone_power
 
 CARDS_TOML = Path(__file__).parents[3] / "app" / "games" / "invaders" / "cards.toml"
 
@@ -54,6 +57,23 @@ def test_zones_print_the_placeholder_powers_plus_one_in_board_order() -> None:
         ("eurasia", 4),
         ("africa", 3),
     ]
+
+
+def test_the_spec_zone_powers_fixture_reaches_every_module_that_reads_them() -> None:
+    """conftest's ``spec_zone_powers`` patches module globals: a new reader must be listed."""
+    package = Path(power.__file__).parent
+    readers = {
+        f"app.games.invaders.{f.stem}"
+        for f in package.rglob("*.py")
+        if f.stem != "cards" and "PRINTED_ZONE_POWER" in f.read_text("utf-8")
+    }
+    assert readers == set(ZONE_POWER_READERS)
+
+
+@pytest.mark.usefixtures("spec_zone_powers")
+def test_the_spec_zone_powers_fixture_plays_on_the_placeholders() -> None:
+    s = build()
+    assert [zone_power(s, z) for z in range(3)] == list(SPEC_ZONE_POWERS)
 
 
 def test_printed_drain_totals_match_the_design_notes() -> None:
