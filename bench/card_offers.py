@@ -49,21 +49,17 @@ def _plays(s: State, action: JSON, type_id: str) -> bool:
     return action["type"] == "play" and s.types[parse_cid(action["card"])] == type_id
 
 
-def _play_option(s: State, seat: str, type_id: str) -> JSON | None:
-    return next((o for o in engine.legal_actions(s, seat) if _plays(s, o, type_id)), None)
-
-
 def _look(s: State, seat: str, type_id: str, rng: random.Random, a: argparse.Namespace) -> Offers:
     """The card at one main-phase decision of its owner (before the bot decides)."""
     side = SIDES.index(seat)
     out = Offers(held=any(s.types[c] == type_id for c in s.hand[side]))
-    option = _play_option(s, seat, type_id) if out.held else None
-    if option is None:
+    options = engine.legal_actions(s, seat) if out.held else []
+    plays = [i for i, o in enumerate(options) if _plays(s, o, type_id)]
+    if not plays:
         return out
     out.payable = True
-    options = engine.legal_actions(s, seat)
     values = option_values(s, side, options, default_weights(seat))
-    out.gaps.append(max(values) - values[options.index(option)])
+    out.gaps.append(max(values) - values[plays[0]])
     if a.recheck:
         again = random.Random()
         again.setstate(rng.getstate())
