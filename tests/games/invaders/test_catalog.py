@@ -63,7 +63,7 @@ def test_the_spec_zone_powers_fixture_reaches_every_module_that_reads_them() -> 
     """conftest's ``spec_zone_powers`` patches module globals: a new reader must be listed."""
     package = Path(power.__file__).parent
     readers = {
-        f"app.games.invaders.{f.stem}"
+        ".".join(("app.games.invaders", *f.relative_to(package).with_suffix("").parts))
         for f in package.rglob("*.py")
         if f.stem != "cards" and "PRINTED_ZONE_POWER" in f.read_text("utf-8")
     }
