@@ -13,6 +13,13 @@ there with ``--games N --weight NAME=F`` (or ``--first invader``). It asserts no
     python bench/robustness.py --stages 160,480,2000 --json var/b2.json
     python bench/robustness.py --stages 160 --rows base,first,invader_hand=0.5
     python bench/robustness.py --level strong --iterations 10 --stages 80 --rows base,first
+    python bench/robustness.py --level strong --iterations 10 --stages 300 \
+        --records bench/records/b2_strong10_v1.8      # resumes: saved games are read, not played
+
+With ``--records DIR`` every row keeps its games in ``DIR/<row>.jsonl`` (bench/selfplay.py's
+records), each appended as it ends: a stopped run loses only its games in flight, and the
+same command later reads the saved seeds and plays the rest. The base row is the criteria
+run's configuration, so ``DIR/base.jsonl`` may be a link to that run's file.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,14 +36,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.games.invaders.bots import WEIGHT_NAMES
-from bench.selfplay import Config, _play_star, parse_sets
+from bench.selfplay import Config, GameRecord, _play_star, parse_sets
+from bench.selfplay_records import append_records, open_records, saved_winners
 from bench.selfplay_report import wilson95
 
 BAND = (0.42, 0.58)
 FACTORS = (0.5, 1.5)
 
-Player = Callable[[list[tuple[int, Config]]], list[str | None]]
+Job = tuple[int, Config]
+Player = Callable[[list[Job]], list[str | None]]
 """Plays (seed, config) jobs and returns each game's winner, in order."""
+Games = Callable[[list[Job]], Iterator[GameRecord]]
+"""Plays (seed, config) jobs and yields each game's record as it ends, in order."""
 
 
 @dataclass
@@ -93,12 +104,45 @@ def run_stages(rows: list[Row], stages: Iterable[int], seed: int, play: Player) 
             r.winners.append(w)
 
 
-def play_in_pool(workers: int) -> Player:
-    def play(jobs: list[tuple[int, Config]]) -> list[str | None]:
+def games_in_pool(workers: int) -> Games:
+    def games(jobs: list[Job]) -> Iterator[GameRecord]:
         if not jobs:
-            return []
+            return
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            return [rec.winner for rec in pool.map(_play_star, jobs, chunksize=4)]
+            yield from pool.map(_play_star, jobs)
+
+    return games
+
+
+def play_in_pool(workers: int) -> Player:
+    games = games_in_pool(workers)
+    return lambda jobs: [rec.winner for rec in games(jobs)]
+
+
+def play_with_records(rows: list[Row], folder: Path, games: Games) -> Player:
+    """A player that reads each row's saved games from ``folder`` and plays only the seeds
+    not yet there, appending every game to its row's file as soon as it ends."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {r.label: folder / f"{r.label}.jsonl" for r in rows}
+    saved = {label: saved_winners(path) for label, path in paths.items()}
+
+    def label_of(cfg: Config) -> str:
+        return next(r.label for r in rows if r.config == cfg)
+
+    def play(jobs: list[Job]) -> list[str | None]:
+        todo = [(seed, cfg) for seed, cfg in jobs if seed not in saved[label_of(cfg)]]
+        sinks = {}
+        try:
+            for (seed, cfg), rec in zip(todo, games(todo), strict=True):
+                label = label_of(cfg)
+                if label not in sinks:
+                    sinks[label] = open_records(paths[label], cfg)
+                append_records(sinks[label], [rec])
+                saved[label][seed] = rec.winner
+        finally:
+            for f in sinks.values():
+                f.close()
+        return [saved[label_of(cfg)][seed] for seed, cfg in jobs]
 
     return play
 
@@ -145,6 +189,9 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=10, help="strong: ISMCTS iterations")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", type=Path, help="also write the table as JSON here")
+    ap.add_argument(
+        "--records", type=Path, help="keep each row's games in DIR/<row>.jsonl, and resume"
+    )
     args = ap.parse_args()
     # The strong level is bound by iterations (the time limit never binds): deterministic.
     template = Config(args.level, args.level, iterations=args.iterations, seconds=600.0)
@@ -153,9 +200,12 @@ def main() -> None:
         wanted = args.rows.split(",")
         rows = [r for r in rows if r.label in wanted]
     t0 = time.perf_counter()
-    run_stages(
-        rows, [int(s) for s in args.stages.split(",")], args.seed, play_in_pool(args.workers)
+    player = (
+        play_with_records(rows, args.records, games_in_pool(args.workers))
+        if args.records
+        else play_in_pool(args.workers)
     )
+    run_stages(rows, [int(s) for s in args.stages.split(",")], args.seed, player)
     table = summary(rows)
     wall = time.perf_counter() - t0
     level = args.level + (f" ({args.iterations} it)" if args.level == "strong" else "")

@@ -93,6 +93,13 @@ def saved_seeds(path: Path) -> set[int]:
     return {rec.seed for rec in _rows(path)}
 
 
+def saved_winners(path: Path) -> dict[int, str | None]:
+    """Each saved game's winner by seed (none yet: empty)."""
+    if not path.exists() or not path.stat().st_size:
+        return {}
+    return {rec.seed: rec.winner for rec in _rows(path)}
+
+
 def _rows(path: Path) -> list[GameRecord]:
     from bench.selfplay import GameRecord
 

@@ -1,16 +1,28 @@
-"""The B-2 table's staging: which rows play on, on which seeds, and how a row is judged.
+"""The B-2 table's staging: which rows play on, on which seeds, how a row is judged, and how
+a stopped table resumes from its rows' saved games.
 
-The games are faked (a winner per seed) so the staging logic is checked exactly; the real
-games are bench/selfplay.py's, tested with the bots.
+The staging games are faked (a winner per seed) so its logic is checked exactly; the
+resume tests play real random-bot games (quick), so their records are real ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from app.games.invaders.bots import WEIGHT_NAMES
-from bench.robustness import Row, all_rows, row_verdict, run_stages, verdict
-from bench.selfplay import Config
+from bench.robustness import (
+    Games,
+    Job,
+    Row,
+    all_rows,
+    play_with_records,
+    row_verdict,
+    run_stages,
+    verdict,
+)
+from bench.selfplay import Config, GameRecord, play
+from bench.selfplay_records import load_records, saved_winners
 
 
 def fake_player(
@@ -76,3 +88,47 @@ def test_rows_take_level_and_budget_from_the_template() -> None:
         assert cfg.overrides == [("invader", "pressure", 0.6)]
     assert rows[1].config.first == "invader"
     assert rows[2].config.weights == [(WEIGHT_NAMES[0], 0.5)]
+
+
+def logged_games(log: list[Job]) -> Games:
+    """Real games, played in this process, with every job logged."""
+
+    def games(jobs: list[Job]) -> Iterator[GameRecord]:
+        for seed, cfg in jobs:
+            log.append((seed, cfg))
+            yield play(seed, cfg)
+
+    return games
+
+
+def random_rows() -> list[Row]:
+    return all_rows(template=Config("random", "random"))[:2]
+
+
+def test_a_resumed_table_plays_only_the_seeds_its_records_lack(tmp_path: Path) -> None:
+    first_log: list[Job] = []
+    rows = random_rows()
+    run_stages(rows, [4], 10, play_with_records(rows, tmp_path, logged_games(first_log)))
+    log: list[Job] = []
+    resumed = random_rows()
+    run_stages(resumed, [6], 10, play_with_records(resumed, tmp_path, logged_games(log)))
+    assert len(first_log) == 8
+    assert sorted(seed for seed, _ in log) == [14, 14, 15, 15]
+
+
+def test_a_resumed_table_reports_the_games_of_one_run(tmp_path: Path) -> None:
+    rows = random_rows()
+    run_stages(rows, [3], 10, play_with_records(rows, tmp_path, logged_games([])))
+    resumed, single = random_rows(), random_rows()
+    run_stages(resumed, [5], 10, play_with_records(resumed, tmp_path, logged_games([])))
+    run_stages(single, [5], 10, lambda jobs: [play(s, c).winner for s, c in jobs])
+    assert [r.winners for r in resumed] == [r.winners for r in single]
+
+
+def test_each_row_keeps_its_games_in_its_own_file(tmp_path: Path) -> None:
+    rows = random_rows()
+    run_stages(rows, [2], 10, play_with_records(rows, tmp_path, logged_games([])))
+    for row in rows:
+        path = tmp_path / f"{row.label}.jsonl"
+        assert sorted(saved_winners(path)) == [10, 11]
+        assert load_records([path])[0] == row.config
