@@ -88,9 +88,7 @@ def append_records(f: IO[str], records: list[GameRecord]) -> None:
 
 def saved_seeds(path: Path) -> set[int]:
     """Seeds ``path`` already holds: a resumed run plays only the others."""
-    if not path.exists() or not path.stat().st_size:
-        return set()
-    return {rec.seed for rec in _rows(path)}
+    return set(saved_winners(path))
 
 
 def saved_winners(path: Path) -> dict[int, str | None]:
