@@ -61,6 +61,9 @@ class Room:
     pump: asyncio.Task[None] | None = None
     presence: str = ""
     presence_due: asyncio.TimerHandle | None = None
+    presence_changed: bool = False
+    """Who is here changed since the last presence frame: the next wake sends one, even
+    if it also carries new versions (else a busy match hides it until a heartbeat)."""
     told: int = 0
     """The highest version the bus announced for this match."""
     clocked: bool = False
@@ -74,6 +77,7 @@ class Room:
 
     def wake_for_presence(self) -> None:
         self.presence_due = None
+        self.presence_changed = True
         self.wake.set()
 
     def spectators(self) -> int:
@@ -288,6 +292,7 @@ class Hub:
         if room.seat_sockets()[viewer] == first_or_last:
             with contextlib.suppress(Exception):
                 await self._service.set_connected(room.match_id, viewer, connected)
+        room.presence_changed = True
         room.wake.set()
 
     async def _pump(self, room: Room) -> None:
@@ -308,7 +313,8 @@ class Hub:
     async def _advance(self, room: Room) -> None:
         assert room.position is not None
         status, moved = room.position.status, await self._steps(room)
-        if not moved or room.position.status != status:
+        if not moved or room.position.status != status or room.presence_changed:
+            room.presence_changed = False
             await self._refresh_presence(room)
         if room.clocked:
             await self._send_clock(room, room.members, only_if_changed=True)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app.config import LimitSettings
-from app.matches.records import MatchSummary, Position, Progress
+from app.matches.records import MatchSummary, Position, Progress, Step
 from app.realtime.hub import PRESENCE_COALESCE_SECONDS, Hub
 from app.realtime.outbox import TRY_AGAIN_LATER, Outbox
 from app.realtime.pubsub import MemoryBus
@@ -215,3 +215,40 @@ async def test_a_welcome_never_reports_a_status_ahead_of_its_state_frame() -> No
     assert (welcome["type"], state["type"], state["version"]) == ("welcome", "state", 39)
     assert (welcome["match"]["status"], welcome["match"]["version"]) == ("active", 39)
     assert welcome["match"]["outcome"] is None
+
+
+class BusyService(OutrunService):
+    """A match in which every wake of the pump finds a new version to send."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.version = 0
+
+    async def position(self, match_id: str) -> Position:
+        return Position(match_id, countdown, 0, "active", self.state)  # type: ignore[arg-type]
+
+    async def summary(self, match_id: str) -> MatchSummary:
+        now = datetime.now(UTC)
+        return MatchSummary(match_id, "countdown", "active", self.version, (), None, now)
+
+    async def progress(self, known: Position, told: int = 0) -> Progress:
+        self.version = known.version + 1
+        return Progress("active", (Step(self.version, self.state, ()),))
+
+
+async def test_a_spectator_joining_a_busy_match_is_announced_without_waiting_for_a_lull() -> None:
+    """Every wake carries a new version; the coalesced spectator count still goes out
+    (CI, 2026-12-04: a dropped spectator went unannounced for 400 moves)."""
+    hub = Hub(service=BusyService(), limits=LimitSettings())  # type: ignore[arg-type]
+    player = RecordingSocket()
+    await hub.join("m1", "north", Outbox(player, 1000), since=None)
+    await hub.join("m1", None, Outbox(RecordingSocket(), 1000), since=None)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PRESENCE_COALESCE_SECONDS + 1.0
+    counts: list[int] = []
+    while loop.time() < deadline and 1 not in counts:
+        hub.on_version("m1", 0)  # a move was made (the service says which)
+        await asyncio.sleep(0.02)
+        counts = [f["spectators"] for f in player.frames if f["type"] == "presence"]
+    await hub.close()
+    assert 1 in counts, counts

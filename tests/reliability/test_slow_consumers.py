@@ -59,9 +59,9 @@ def read_until_closed(sock: socket.socket) -> tuple[int, int | None]:
 
 
 def laggard_dropped(player: Client) -> bool:
-    """The room's last presence says the one spectator left (the server dropped it)."""
-    presence = [f["spectators"] for f in player.frames if f["type"] == "presence"]
-    return presence[-2:] == [1, 0]
+    """A presence said the one spectator came, and a later one that it left (dropped)."""
+    counts = [f["spectators"] for f in player.frames if f["type"] == "presence"]
+    return 1 in counts and 0 in counts[counts.index(1) :]
 
 
 def p99(values: list[float]) -> float:
