@@ -63,8 +63,9 @@ greedy evaluator, and its expected push alone is too little: with the fixed push
 greedy Mankind won 48.7% with 3 and 65.3% with 6 against the heuristic Invader
 (300 games, seeds 1000–1299; docs/balance.md §2). The position at the rollout
 horizon is still scored with the default weights (the reply has been played out, not
-guessed). The heuristic level keeps the expected push (it is the balance yardstick);
-only the strong search uses this.
+guessed). The heuristic level keeps the expected push, and so does the model of the
+opponent in every search's rollouts; only the strong Mankind's own choices use this
+(the balance yardstick is strong against strong since docs/balance.md §16.1).
 """
 
 
