@@ -1,0 +1,83 @@
+"""A probe row read against its base row seed by seed (bench/compare_records.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.compare_records import compare, lines
+from bench.selfplay import Config, GameRecord
+from bench.selfplay_records import RecordsMismatch, append_records, open_records
+
+BASE = Config(mankind="heuristic", invader="strong", iterations=30)
+PROBE = Config(
+    mankind="heuristic",
+    invader="strong",
+    iterations=30,
+    overrides=[("invader", "invader_deck", 0.9)],
+)
+
+
+def _row(path: Path, cfg: Config, invader_won: dict[int, bool]) -> Path:
+    games = [
+        GameRecord(seed, "invader" if won else "mankind", "plot_skull", 20, 100, {})
+        for seed, won in invader_won.items()
+    ]
+    with open_records(path, cfg) as f:
+        append_records(f, games)
+    return path
+
+
+def test_identical_rows_show_no_change(tmp_path: Path) -> None:
+    won = {1: True, 2: False, 3: True}
+    c = compare([_row(tmp_path / "a", BASE, won)], [_row(tmp_path / "b", PROBE, won)], "invader")
+    assert (c.seeds, c.base_wins, c.probe_wins, c.only_base, c.only_probe) == (3, 2, 2, 0, 0)
+    assert c.difference == 0 and c.half_width == 0
+    assert c.seeds_to_resolve() is None
+    assert "no difference to resolve" in lines(c)[-1]
+
+
+def test_games_won_by_one_row_only_are_counted_per_seed(tmp_path: Path) -> None:
+    base = _row(tmp_path / "a", BASE, {1: True, 2: True, 3: False, 4: False})
+    probe = _row(tmp_path / "b", PROBE, {1: False, 2: True, 3: True, 4: True})
+    c = compare([base], [probe], "invader")
+    assert (c.only_base, c.only_probe) == (1, 2)
+    assert c.difference == pytest.approx(0.25)
+    assert compare([base], [probe], "mankind").difference == pytest.approx(-0.25)
+
+
+def test_only_seeds_both_rows_played_count(tmp_path: Path) -> None:
+    base = _row(tmp_path / "a", BASE, {1: True, 2: True})
+    probe = _row(tmp_path / "b", PROBE, {2: False, 3: True, 4: True})
+    c = compare([base], [probe], "invader")
+    assert (c.seeds, c.base_wins, c.probe_wins) == (1, 1, 0)
+
+
+def test_a_small_change_asks_for_more_seeds_than_it_has(tmp_path: Path) -> None:
+    base = {s: s % 3 == 0 for s in range(90)}  # a third of the games
+    probe = dict(base) | {1: True, 2: True, 4: True, 3: False}  # +2 games of 90
+    c = compare([_row(tmp_path / "a", BASE, base)], [_row(tmp_path / "b", PROBE, probe)], "invader")
+    need = c.seeds_to_resolve()
+    assert need is not None and need > c.seeds
+    assert c.half_width > abs(c.difference)
+    assert f"needs about {need} seeds" in lines(c)[-1]
+
+
+def test_a_large_change_is_resolved(tmp_path: Path) -> None:
+    base = {s: False for s in range(40)}
+    probe = {s: s < 20 for s in range(40)}
+    c = compare([_row(tmp_path / "a", BASE, base)], [_row(tmp_path / "b", PROBE, probe)], "invader")
+    assert c.half_width < c.difference
+    assert "resolved" in lines(c)[-1]
+
+
+def test_rows_of_different_catalogs_are_refused(tmp_path: Path) -> None:
+    base = _row(tmp_path / "a", BASE, {1: True})
+    probe = _row(tmp_path / "b", PROBE, {1: True})
+    text = probe.read_text(encoding="utf-8").splitlines()
+    head = json.loads(text[0]) | {"catalog": "0000000000000000"}
+    probe.write_text("\n".join([json.dumps(head), *text[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(RecordsMismatch, match="catalog"):
+        compare([base], [probe], "invader")
