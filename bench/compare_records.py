@@ -46,7 +46,7 @@ class Comparison:
 
     @property
     def half_width(self) -> float:
-        """1.96 standard errors of that mean (paired: seeds both rows split alike add 0)."""
+        """1.96 standard errors of that mean (paired: a seed both rows won or both lost is 0)."""
         if self.seeds < 2:
             return math.inf
         d, n = self.difference, self.seeds
