@@ -23,21 +23,38 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.selfplay_records import RecordsMismatch, load_records
-from bench.selfplay_report import wilson95
+from bench.selfplay_report import paired_se, wilson95
 
 Z = 1.96
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """``seat``'s wins in the base and the probe row over their shared seeds."""
+    """``seat``'s result on each shared seed (1 won, 0 not) in the base and the probe row."""
 
     seat: str
-    seeds: int
-    base_wins: int
-    probe_wins: int
-    only_base: int
-    only_probe: int
+    base: tuple[int, ...]
+    probe: tuple[int, ...]
+
+    @property
+    def seeds(self) -> int:
+        return len(self.base)
+
+    @property
+    def base_wins(self) -> int:
+        return sum(self.base)
+
+    @property
+    def probe_wins(self) -> int:
+        return sum(self.probe)
+
+    @property
+    def only_base(self) -> int:
+        return sum(a > b for a, b in zip(self.base, self.probe, strict=True))
+
+    @property
+    def only_probe(self) -> int:
+        return sum(b > a for a, b in zip(self.base, self.probe, strict=True))
 
     @property
     def difference(self) -> float:
@@ -47,24 +64,14 @@ class Comparison:
     @property
     def half_width(self) -> float:
         """1.96 standard errors of that mean (paired: a seed both rows won or both lost is 0)."""
-        if self.seeds < 2:
-            return math.inf
-        d, n = self.difference, self.seeds
-        # per-seed changes are +1 (only the probe won), -1 (only the base) or 0
-        var = (
-            self.only_probe * (1 - d) ** 2
-            + self.only_base * (1 + d) ** 2
-            + (n - self.only_probe - self.only_base) * d**2
-        ) / (n - 1)
-        return Z * math.sqrt(var / n)
+        return Z * paired_se(self.base, self.probe) if self.seeds >= 2 else math.inf
 
     def seeds_to_resolve(self) -> int | None:
-        """Seeds at which a difference of this size and spread would leave zero; none when
-        the rows never differ in total."""
+        """Seeds at which a difference of this size and spread would leave zero (the half
+        width shrinks with the root of the seeds); none when the rows never differ in total."""
         if self.difference == 0 or self.seeds < 2:
             return None
-        spread = self.half_width * math.sqrt(self.seeds) / Z
-        return math.ceil((Z * spread / abs(self.difference)) ** 2)
+        return math.ceil(self.seeds * (self.half_width / abs(self.difference)) ** 2)
 
 
 def compare(base: list[Path], probe: list[Path], seat: str) -> Comparison:
@@ -74,14 +81,7 @@ def compare(base: list[Path], probe: list[Path], seat: str) -> Comparison:
     a = {r.seed: r.winner == seat for r in load_records(base)[1]}
     b = {r.seed: r.winner == seat for r in load_records(probe)[1]}
     shared = sorted(a.keys() & b.keys())
-    return Comparison(
-        seat=seat,
-        seeds=len(shared),
-        base_wins=sum(a[s] for s in shared),
-        probe_wins=sum(b[s] for s in shared),
-        only_base=sum(a[s] and not b[s] for s in shared),
-        only_probe=sum(b[s] and not a[s] for s in shared),
-    )
+    return Comparison(seat, tuple(int(a[s]) for s in shared), tuple(int(b[s]) for s in shared))
 
 
 def _catalog(path: Path) -> str:

@@ -32,6 +32,15 @@ def wilson95(wins: int, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def paired_se(a: Sequence[int], b: Sequence[int]) -> float:
+    """Standard error of the mean per-seed difference b − a (same seeds)."""
+    d = [y - x for x, y in zip(a, b, strict=True)]
+    n = len(d)
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
+    return math.sqrt(var / n)
+
+
 def _pct(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]

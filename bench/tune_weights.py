@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -34,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.games.invaders.bots import WEIGHT_NAMES, default_weights
 from app.games.invaders.bots.evaluation import UNREAD_NAMES
 from bench.selfplay import Config, play
+from bench.selfplay_report import paired_se
 
 SEATS = ("mankind", "invader")
 
@@ -55,15 +55,6 @@ def measure(
 def side_rate(wins: list[int], seat: str) -> float:
     share = sum(wins) / len(wins)
     return share if seat == "mankind" else 1.0 - share
-
-
-def paired_se(a: list[int], b: list[int]) -> float:
-    """Standard error of the mean per-seed difference b − a (same seeds)."""
-    d = [y - x for x, y in zip(a, b, strict=True)]
-    n = len(d)
-    mean = sum(d) / n
-    var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
-    return math.sqrt(var / n)
 
 
 def main() -> None:
