@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.games import invaders as game
 from app.games.invaders.bots import Budget, choose, default_weights, scaled
 from app.games.invaders.cards import card
+from bench.opening_seeds import read_seed_file
 from bench.selfplay_records import append_records, load_records, open_records, saved_seeds
 from bench.selfplay_report import print_criteria, print_report, report
 
@@ -150,6 +151,9 @@ def main() -> None:
     )
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument(
+        "--seed-file", type=Path, help="play these seeds instead (bench/opening_seeds.py)"
+    )
     ap.add_argument("--mankind", default="heuristic", choices=["random", "heuristic", "strong"])
     ap.add_argument("--invader", default="heuristic", choices=["random", "heuristic", "strong"])
     ap.add_argument("--first", default="mankind", choices=["mankind", "invader"])
@@ -189,7 +193,12 @@ def main() -> None:
     for seat in game.SEATS:
         if getattr(args, f"{seat}_iterations") is not None:
             cfg.seat_iterations[seat] = getattr(args, f"{seat}_iterations")
-    seeds = range(args.seed, args.seed + args.games)
+    seeds = (
+        read_seed_file(args.seed_file)
+        if args.seed_file
+        else list(range(args.seed, args.seed + args.games))
+    )
+    wanted = set(seeds)
     sink = open_records(args.records, cfg) if args.records else None
     done = saved_seeds(args.records) if args.records else set()
     jobs = [(seed, cfg) for seed in seeds if seed not in done]
@@ -201,7 +210,7 @@ def main() -> None:
             if sink is not None:
                 append_records(sink, [rec])
     if args.records:  # the report covers the file: a resumed run reports every game in it
-        records = [r for r in load_records([args.records])[1] if r.seed in seeds]
+        records = [r for r in load_records([args.records])[1] if r.seed in wanted]
     _print(report(records, cfg, time.perf_counter() - t0), args.json)
 
 

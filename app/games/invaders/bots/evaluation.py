@@ -81,6 +81,10 @@ class Weights:
     # Mankind is to move (below 1 the score jumps at the end of his turn, §13.3); 0
     # (shipped) leaves the term out.
     kept_threat: float = 0.0
+    # A ward policy probe (docs/balance.md §25, switched off in the shipped weights): 1 lets
+    # the first Invader drain of his turn through when a failed plot check would open a gate
+    # of one of his dormant strategies (Mount Rushmore's wards fed his gates, §24.3).
+    ward_gate: float = 0.0
 
 
 MANKIND_WEIGHTS = Weights()
@@ -95,6 +99,7 @@ SHAPE_NAMES = (
     "extra_attack",
     "pressure_mode",
     "kept_threat",
+    "ward_gate",
 )
 UNREAD_NAMES = ("surprise",)
 """Read only with ``surge_model`` 0, so not an evaluation weight of the shipped bots."""

@@ -15,14 +15,16 @@ from typing import Any
 
 from app.games.invaders import engine
 from app.games.invaders.bots.evaluation import Weights, card_value, score, surprise_of
-from app.games.invaders.cards import ZONE_IDS, card
+from app.games.invaders.cards import STRATEGY_IDS, ZONE_IDS, card, clauses, owner_of_type
 from app.games.invaders.decisions import parse_cid
+from app.games.invaders.drain import Drain
 from app.games.invaders.power import all_powers, zone_totals
-from app.games.invaders.state import MANKIND, SIDES, State
+from app.games.invaders.state import INVADER, MANKIND, SIDES, State
 
 JSON = dict[str, Any]
 STOP_TYPES = frozenset({"end_main", "decline"})
 MAX_FOLLOW_UPS = 40  # own follow-up decisions finished by rule after one option
+WARD_GATE_DECK = 10  # ``ward_gate`` lets a drain through only from a deck at least this big
 
 
 def kind_of(s: State) -> str:
@@ -47,11 +49,41 @@ def _zone_need(s: State, side: int, z: int, power: int, surprise: float) -> floa
     return (after - before) * 10 + (inv + power - mk) * 0.5
 
 
-def _ward_choice(s: State, options: list[JSON]) -> JSON:
+def _gate_plots() -> dict[str, int]:
+    """The plot space at which each Invader strategy unlocks (its ``plot<=n`` gate)."""
+    out = {}
+    for sid in STRATEGY_IDS:
+        if owner_of_type(sid) != INVADER:
+            continue
+        for r in clauses(sid, "enable")[0][1].requirements:
+            if r.kind == "plot<=":
+                out[sid] = r.n
+    return out
+
+
+_INVADER_GATES = _gate_plots()
+
+
+def _opens_gate(s: State) -> bool:
+    """The pending ward answers the first drain the Invader inflicts in his turn, and a
+    failed plot check would move the marker onto the gate of a dormant strategy of his."""
+    below = s.stack[-2] if len(s.stack) >= 2 else None
+    if not (isinstance(below, Drain) and below.invader_caused and not below.cost):
+        return False
+    if s.active != INVADER or s.drain_inflicted:
+        return False
+    return any(n == s.plot - 1 and sid not in s.enabled for sid, n in _INVADER_GATES.items())
+
+
+def _ward_choice(s: State, options: list[JSON], w: Weights) -> JSON:
     """Spend a ward on every drain (a prevented drain is not drain, C-21), but on a draw
-    only from an empty deck: a skipped draw is a card lost (C-20 leaves it to Mankind)."""
+    only from an empty deck: a skipped draw is a card lost (C-20 leaves it to Mankind).
+    With ``ward_gate`` (a probe, off when shipped) the drain that would keep the Invader's
+    plot check from failing onto one of his gates goes through."""
     top = engine.pending(s)
     spend = getattr(top, "what", "drain") == "drain" or not s.deck[MANKIND]
+    if spend and w.ward_gate and len(s.deck[MANKIND]) >= WARD_GATE_DECK and _opens_gate(s):
+        spend = False
     wanted = "spend_ward" if spend else "decline_ward"
     return next((o for o in options if o["type"] == wanted), options[0])
 
@@ -65,7 +97,7 @@ def rule_choice(s: State, side: int, options: list[JSON], w: Weights) -> JSON | 
         powers = all_powers(s)
         return min(options, key=lambda o: powers.get(parse_cid(o["card"]), 0))
     if kind == "ward":
-        return _ward_choice(s, options)
+        return _ward_choice(s, options, w)
     if kind == "chainmail_window":
         return next((o for o in options if o["type"] == "decline"), options[0])
     if kind in ("play_zone", "place_hero"):

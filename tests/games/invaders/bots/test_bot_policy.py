@@ -45,3 +45,35 @@ def test_the_bot_spends_a_ward_on_a_draw_from_an_empty_deck() -> None:
     p.end_main()
     assert p.prompt() == "ward"
     assert _bot_answer(p.s) == "spend_ward"  # drawing would lose the game (W2)
+
+
+GATED = replace(MANKIND_WEIGHTS, ward_gate=1.0)  # the §25 probe's ward policy
+
+
+def _gated_answer(s: State) -> str:
+    return greedy(s, MANKIND, GATED)["type"]
+
+
+def test_the_gated_policy_lets_a_drain_through_before_a_failed_check_opens_a_gate() -> None:
+    p = _rushmore(2, plot=9)  # a failed check would put the marker on Drown's gate (8)
+    p("invader", {"type": "play", "card": one(p.s, "terror_broadcast")})
+    assert p.prompt() == "ward"
+    assert _gated_answer(p.s) == "decline_ward"
+
+
+def test_the_gated_policy_spends_the_ward_when_no_gate_is_next() -> None:
+    p = _rushmore(2, plot=10)  # 9 is no Invader strategy's gate
+    p("invader", {"type": "play", "card": one(p.s, "terror_broadcast")})
+    assert _gated_answer(p.s) == "spend_ward"
+
+
+def test_the_gated_policy_spends_the_ward_once_a_drain_got_through() -> None:
+    p = _rushmore(2, plot=9, drain_inflicted=True)  # the plot check passes already
+    p("invader", {"type": "play", "card": one(p.s, "terror_broadcast")})
+    assert _gated_answer(p.s) == "spend_ward"
+
+
+def test_the_gated_policy_spends_the_ward_from_a_short_deck() -> None:
+    p = _rushmore(2, plot=9, deck_sizes={"mankind": 5})
+    p("invader", {"type": "play", "card": one(p.s, "terror_broadcast")})
+    assert _gated_answer(p.s) == "spend_ward"
