@@ -19,6 +19,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.games import invaders as game
 from app.games.invaders.bots import Budget, choose, default_weights, scaled
 from app.games.invaders.cards import card
+from app.games.invaders.state import State
 from bench.opening_seeds import read_seed_file
 from bench.selfplay_records import append_records, load_records, open_records, saved_seeds
 from bench.selfplay_report import print_criteria, print_report, report
@@ -99,8 +101,9 @@ def parse_sets(items: list[str]) -> list[tuple[str, str, float]]:
     return out
 
 
-def play(seed: int, cfg: Config) -> GameRecord:
-    """One complete game; both bots get their own seeded rng."""
+def play(seed: int, cfg: Config, watch: Callable[[State], None] | None = None) -> GameRecord:
+    """One complete game; both bots get their own seeded rng. ``watch`` sees every position
+    after an action (bench/fit_leaf.py samples it)."""
     s = game.setup(seed, {"first_player": cfg.first})
     levels = {"mankind": cfg.mankind, "invader": cfg.invader}
     rngs = {seat: random.Random(seed * 2 + i) for i, seat in enumerate(game.SEATS)}
@@ -134,6 +137,8 @@ def play(seed: int, cfg: Config) -> GameRecord:
                 rec.strategies.setdefault(d["strategy"], (tr.state.turn + 1) // 2)
         s = tr.state
         rec.decisions += 1
+        if watch is not None:
+            watch(s)
     out = game.outcome(s)
     assert out is not None
     rec.winner, rec.reason, rec.turns = out.winner, out.reason, s.turn
