@@ -137,6 +137,32 @@ def in_shipped_units(xs: list[list[float]], coef: list[float]) -> tuple[float, l
     return k, [c / k for c in coef]
 
 
+def _fitted(rows: list[dict]) -> tuple[float, list[float]]:  # type: ignore[type-arg]
+    xs = [r["x"] for r in rows]
+    return in_shipped_units(xs, fit_logistic(xs, [r["y"] for r in rows])[1:])
+
+
+def halves(rows: list[dict]) -> tuple[list[dict], list[dict]]:  # type: ignore[type-arg]
+    """The samples of even and odd seeds (rows without a seed: the file's two halves),
+    so that a weight fitted differently on each half shows as noise."""
+    if all("seed" in r for r in rows):
+        return [r for r in rows if r["seed"] % 2 == 0], [r for r in rows if r["seed"] % 2]
+    return rows[: len(rows) // 2], rows[len(rows) // 2 :]
+
+
+def _report(rows: list[dict]) -> list[float]:  # type: ignore[type-arg]
+    """Print the fit on every sample beside the fits on each half; return the first."""
+    k, weights = _fitted(rows)
+    a, b = (_fitted(h)[1] for h in halves(rows))
+    won = sum(r["y"] for r in rows) / len(rows)
+    print(f"{len(rows)} positions, Mankind won {won:.1%} of them; k = {k:.4f}")
+    print(f"  {'weight':16s} {'shipped':>8s} {'fitted':>8s} {'half 1':>8s} {'half 2':>8s}")
+    for i, name in enumerate(WEIGHT_NAMES):
+        shipped = getattr(MANKIND_WEIGHTS, name)
+        print(f"  {name:16s} {shipped:8.3f} {weights[i]:8.3f} {a[i]:8.3f} {b[i]:8.3f}")
+    return weights
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -154,12 +180,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.fit:
         rows = [json.loads(line) for p in args.fit for line in p.read_text().splitlines()]
-        xs, ys = [r["x"] for r in rows], [r["y"] for r in rows]
-        coef = fit_logistic(xs, ys)
-        k, weights = in_shipped_units(xs, coef[1:])
-        print(f"{len(xs)} positions, Mankind won {sum(ys) / len(ys):.1%} of them; k = {k:.4f}")
-        for name, w in zip(WEIGHT_NAMES, weights, strict=True):
-            print(f"  {name:16s} shipped {getattr(MANKIND_WEIGHTS, name):6.3f}  fitted {w:7.3f}")
+        weights = _report(rows)
         pairs = zip(WEIGHT_NAMES, weights, strict=True)
         print(" ".join(f"--set {args.seat}.{n}={w:.4f}" for n, w in pairs))
         return
@@ -168,9 +189,12 @@ def main() -> None:
     cfg = Config(args.mankind, args.invader, iterations=args.iterations, seconds=600.0)
     jobs = [(seed, cfg, args.at) for seed in range(args.seed, args.seed + args.games)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool, args.out.open("a") as f:
-        for game in pool.map(_samples_star, jobs, chunksize=2):
+        for (seed, _, _), game in zip(
+            jobs, pool.map(_samples_star, jobs, chunksize=2), strict=True
+        ):
             for x, y in game:
-                f.write(json.dumps({"x": [round(v, 5) for v in x], "y": y}) + "\n")
+                row = {"seed": seed, "x": [round(v, 5) for v in x], "y": y}
+                f.write(json.dumps(row) + "\n")
             f.flush()
 
 

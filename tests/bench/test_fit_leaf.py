@@ -10,7 +10,7 @@ import pytest
 from app.games import invaders as game
 from app.games.invaders.bots import WEIGHT_NAMES
 from app.games.invaders.bots.evaluation import MANKIND_WEIGHTS, mankind_score
-from bench.fit_leaf import fit_logistic, in_shipped_units, samples, terms
+from bench.fit_leaf import fit_logistic, halves, in_shipped_units, samples, terms
 from bench.selfplay import Config
 
 SHIPPED = [getattr(MANKIND_WEIGHTS, n) for n in WEIGHT_NAMES]
@@ -50,3 +50,10 @@ def test_a_game_gives_one_sample_per_undecided_turn_start_of_the_seat() -> None:
     assert 5 <= len(got) <= 40
     assert {y for _, y in got} in ({0}, {1})  # every sample carries the game's result
     assert all(len(x) == len(WEIGHT_NAMES) for x, _ in got)
+
+
+def test_halves_split_by_seed_parity() -> None:
+    rows = [{"seed": s, "x": [0.0], "y": 0} for s in (4, 5, 6, 7, 9)]
+    even, odd = halves(rows)
+    assert [r["seed"] for r in even] == [4, 6]
+    assert [r["seed"] for r in odd] == [5, 7, 9]
