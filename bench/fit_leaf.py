@@ -26,6 +26,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -137,12 +138,15 @@ def in_shipped_units(xs: list[list[float]], coef: list[float]) -> tuple[float, l
     return k, [c / k for c in coef]
 
 
-def _fitted(rows: list[dict]) -> tuple[float, list[float]]:  # type: ignore[type-arg]
+Row = dict[str, Any]  # one saved sample: {"seed": int, "x": [terms], "y": 0 or 1}
+
+
+def _fitted(rows: list[Row]) -> tuple[float, list[float]]:
     xs = [r["x"] for r in rows]
     return in_shipped_units(xs, fit_logistic(xs, [r["y"] for r in rows])[1:])
 
 
-def halves(rows: list[dict]) -> tuple[list[dict], list[dict]]:  # type: ignore[type-arg]
+def halves(rows: list[Row]) -> tuple[list[Row], list[Row]]:
     """The samples of even and odd seeds (rows without a seed: the file's two halves),
     so that a weight fitted differently on each half shows as noise."""
     if all("seed" in r for r in rows):
@@ -150,7 +154,7 @@ def halves(rows: list[dict]) -> tuple[list[dict], list[dict]]:  # type: ignore[t
     return rows[: len(rows) // 2], rows[len(rows) // 2 :]
 
 
-def _report(rows: list[dict]) -> list[float]:  # type: ignore[type-arg]
+def _report(rows: list[Row]) -> list[float]:
     """Print the fit on every sample beside the fits on each half; return the first."""
     k, weights = _fitted(rows)
     a, b = (_fitted(h)[1] for h in halves(rows))
