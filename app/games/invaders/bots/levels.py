@@ -62,11 +62,31 @@ loses far more often. The search plays the Invader's reply out, but its priors
 greedy evaluator, and its expected push alone is too little: with the fixed push the
 greedy Mankind won 48.7% with 3 and 65.3% with 6 against the heuristic Invader
 (300 games, seeds 1000–1299; docs/balance.md §2). The position at the rollout
-horizon is still scored with the default weights (the reply has been played out, not
-guessed). The heuristic level keeps the expected push, and so does the model of the
-opponent in every search's rollouts; only the strong Mankind's own choices use this
+horizon is still scored without it (the reply has been played out, not guessed).
+The heuristic level keeps the expected push, and so does the model of the opponent in
+every search's rollouts; only the strong Mankind's own choices use this
 (the balance yardstick is strong against strong since docs/balance.md §16.1).
 """
+
+
+MANKIND_HAND_FACTOR = 1.5
+"""The strong Mankind values his hand at this multiple of ``mankind_hand`` (0.9 → 1.35),
+both in his own moves and at the rollout horizon.
+
+§3.8 again (check the bot before the cards): B-2's ``mankind_hand`` rows were the most
+sensitive of all (×0.5 cost Mankind about 9 points, ×1.5 gained him about 13;
+docs/balance.md §26.5), and the outcome-fitted weights valued his hand at about twice 0.9
+(§26.3). On his side alone, against the shipped strong Invader, it gained +10.1 ± 6.5
+points on 400 paired criteria seeds (§27.1). The heuristic level keeps 0.9, and so does
+the model of Mankind in the Invader's search (as measured).
+"""
+
+
+def _strong_weights(side: int, weights: Weights) -> Weights:
+    """The strong level's evaluation: Mankind keeps more of his hand."""
+    if side == MANKIND:
+        return replace(weights, mankind_hand=weights.mankind_hand * MANKIND_HAND_FACTOR)
+    return weights
 
 
 def _search_weights(side: int, weights: Weights) -> Weights:
@@ -96,7 +116,9 @@ def strong_level(
 ) -> JSON:
     """Information-set MCTS (bots/ismcts.py): ``budget.iterations`` determinized
     iterations, or fewer if ``budget.seconds`` runs out first. Mankind chooses its
-    moves with ``MANKIND_CAUTION`` and scores the rollout horizon with ``weights``."""
+    moves with ``MANKIND_CAUTION``; both his moves and the rollout horizon value his hand
+    with ``MANKIND_HAND_FACTOR``."""
     other = _opponent_weights(1 - k.side, opponent)
-    own = _search_weights(k.side, weights)
-    return search_root(k, rng, budget.iterations, budget.seconds, own, other, leaf=weights)
+    leaf = _strong_weights(k.side, weights)
+    own = _search_weights(k.side, leaf)
+    return search_root(k, rng, budget.iterations, budget.seconds, own, other, leaf=leaf)

@@ -18,7 +18,7 @@ from app.games.invaders.bots import (
     observe,
 )
 from app.games.invaders.bots.evaluation import INVADER_WEIGHTS, MANKIND_WEIGHTS
-from app.games.invaders.bots.levels import MANKIND_CAUTION
+from app.games.invaders.bots.levels import MANKIND_CAUTION, MANKIND_HAND_FACTOR
 from app.games.invaders.state import SIDES
 from tests.games.invaders.bots.test_bot_knowledge import hidden_twin, random_position
 
@@ -75,12 +75,12 @@ def test_random_level_is_uniform_over_legal_actions() -> None:
     assert seen == {str(a) for a in legal}
 
 
-def test_strong_mankind_searches_with_a_larger_margin_for_the_push(
+def test_strong_mankind_searches_with_a_margin_for_the_push_and_a_dearer_hand(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Only the strong Mankind's own moves (priors, rollout moves) get the margin; the
-    horizon score, the Invader's search, the opponent model and the heuristic level
-    keep the default weights."""
+    """Only the strong Mankind's own moves (priors, rollout moves) get the margin; his hand
+    factor applies to his moves and the horizon score; the Invader's search and the
+    opponent model keep the default weights."""
     seen: list[tuple[Weights, Weights, Weights]] = []
 
     def spy(k, rng, iterations, seconds, weights, opponent, leaf):  # type: ignore[no-untyped-def]
@@ -92,13 +92,30 @@ def test_strong_mankind_searches_with_a_larger_margin_for_the_push(
     for seat in SIDES:
         levels.strong_level(observe(s, seat), random.Random(0), FAST, default_weights(seat))
     (mk_own, mk_other, mk_leaf), invader = seen
+    hand = replace(MANKIND_WEIGHTS, mankind_hand=MANKIND_WEIGHTS.mankind_hand * MANKIND_HAND_FACTOR)
     assert mk_own == replace(
-        MANKIND_WEIGHTS,
+        hand,
         surprise=MANKIND_WEIGHTS.surprise * MANKIND_CAUTION,
         surge_scale=MANKIND_WEIGHTS.surge_scale * MANKIND_CAUTION,  # the modelled surge too
     )
-    assert (mk_other, mk_leaf) == (INVADER_WEIGHTS, MANKIND_WEIGHTS)  # the horizon: default
+    assert (mk_other, mk_leaf) == (INVADER_WEIGHTS, hand)  # the horizon: no margin
     assert invader == (INVADER_WEIGHTS, MANKIND_WEIGHTS, INVADER_WEIGHTS)
+
+
+def test_heuristic_mankind_keeps_the_default_hand_weight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """MANKIND_HAND_FACTOR is the strong level's; the heuristic level is the issue's greedy bot."""
+    seen: list[Weights] = []
+
+    def spy(s, side, weights):  # type: ignore[no-untyped-def]
+        seen.append(weights)
+        return {}
+
+    monkeypatch.setattr(levels, "greedy", spy)
+    s = game.setup(3, {})
+    choose(s, "mankind", random.Random(0), FAST, "heuristic")
+    assert seen == [MANKIND_WEIGHTS]
 
 
 def test_choose_hands_the_opponent_model_to_the_strong_level(
