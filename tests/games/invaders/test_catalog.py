@@ -78,8 +78,9 @@ def test_the_spec_zone_powers_fixture_plays_on_the_placeholders() -> None:
 
 def test_printed_drain_totals_match_the_design_notes() -> None:
     """§3.3: the Invader deck prints 103 drain, the Mankind deck 12; BAL-2 (docs/rulings.md)
-    raised Black Narcissus's drain by 1 (BAL-5's +25 was withdrawn by BAL-9): 104."""
-    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1
+    raised Black Narcissus's drain by 1 (BAL-5's +25 was withdrawn by BAL-9) and BAL-12
+    lowered Siege Crawler's by 1 on its two copies: 102."""
+    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 - 2
     assert sum(CATALOG.cards[c].drain for c in CATALOG.mankind_deck) == 12
 
 
@@ -87,6 +88,12 @@ def test_black_narcissus_carries_its_balance_changes() -> None:
     """BAL-2 drain 3 -> 4 and BAL-4 discard 2 -> 3 (docs/rulings.md); power unchanged."""
     bn = CATALOG.cards["black_narcissus_weapons_array"]
     assert (bn.power, bn.discard, bn.drain, bn.copies) == (3, 3, 4, 1)
+
+
+def test_siege_crawler_carries_bal12() -> None:
+    """BAL-12 drain 3 -> 2 (docs/rulings.md); power, discard and copies unchanged."""
+    sc = CATALOG.cards["siege_crawler"]
+    assert (sc.power, sc.discard, sc.drain, sc.copies) == (4, 2, 2, 2)
 
 
 BAL_5 = {  # docs/rulings.md BAL-5: (printed drain before, after); BAL-9 withdrew it
