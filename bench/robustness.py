@@ -15,11 +15,14 @@ there with ``--games N --weight NAME=F`` (or ``--first invader``). It asserts no
     python bench/robustness.py --level strong --iterations 10 --stages 80 --rows base,first
     python bench/robustness.py --level strong --iterations 10 --stages 300 \
         --records bench/records/b2_strong10_v1.8      # resumes: saved games are read, not played
+    python bench/robustness.py --report --records bench/records/b2_strong10_v1.9
 
 With ``--records DIR`` every row keeps its games in ``DIR/<row>.jsonl`` (bench/selfplay.py's
 records), each appended as it ends: a stopped run loses only its games in flight, and the
 same command later reads the saved seeds and plays the rest. The base row is the criteria
-run's configuration, so ``DIR/base.jsonl`` may be a link to that run's file.
+run's configuration, so ``DIR/base.jsonl`` may be a link to that run's file. ``--report``
+plays nothing: it prints every row saved in DIR with its change against the base on the
+same seeds.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.games.invaders.bots import WEIGHT_NAMES
 from bench.selfplay import Config, GameRecord, _play_star, parse_sets
 from bench.selfplay_records import append_records, open_records, saved_winners
-from bench.selfplay_report import wilson95
+from bench.selfplay_report import paired_se, wilson95
 
 BAND = (0.42, 0.58)
 FACTORS = (0.5, 1.5)
@@ -147,34 +150,81 @@ def play_with_records(rows: list[Row], folder: Path, games: Games) -> Player:
     return play
 
 
-def summary(rows: list[Row]) -> list[dict[str, object]]:
+def saved_rows(rows: list[Row], folder: Path, seed: int) -> list[Row]:
+    """The rows with saved games in ``folder``, each holding its games on the seeds from
+    ``seed`` on, as far as they run without a gap (the seeds a staged run plays)."""
     out = []
+    for r in rows:
+        saved = saved_winners(folder / f"{r.label}.jsonl")
+        n = 0
+        while seed + n in saved:
+            n += 1
+        if n:
+            out.append(replace(r, winners=[saved[seed + i] for i in range(n)]))
+    return out
+
+
+def paired(row: Row, base: Row) -> dict[str, float]:
+    """The base row's Mankind share on the row's seeds, and the row's change against it:
+    the mean per-seed difference ± 1.96 standard errors (docs/balance.md §24.1)."""
+    n = min(len(row.winners), len(base.winners))
+    a = [int(w == "mankind") for w in base.winners[:n]]
+    b = [int(w == "mankind") for w in row.winners[:n]]
+    return {
+        "base": sum(a) / n,
+        "change": (sum(b) - sum(a)) / n,
+        "margin": 1.96 * paired_se(a, b) if n > 1 else 0.0,
+    }
+
+
+def summary(rows: list[Row], base: Row | None = None) -> list[dict[str, object]]:
+    """One line per row; with ``base``, each row also read against it seed by seed."""
+    out: list[dict[str, object]] = []
     for r in rows:
         n = len(r.winners)
         lo, hi = wilson95(r.wins("mankind"), n)
         share = r.wins("mankind") / n if n else 0.0
-        out.append(
-            {
-                "row": r.label,
-                "games": n,
-                "mankind": share,
-                "ci": [lo, hi],
-                "verdict": row_verdict(r),
-            }
-        )
+        line: dict[str, object] = {
+            "row": r.label,
+            "games": n,
+            "mankind": share,
+            "ci": [lo, hi],
+            "verdict": row_verdict(r),
+        }
+        if base is not None and base.winners and n and r.label != base.label:
+            line["paired"] = paired(r, base)
+        out.append(line)
     return out
 
 
 def print_table(table: list[dict[str, object]]) -> None:
-    print(f"{'row':<22} {'games':>5}  {'Mankind':>7}  {'95% CI':>11}  verdict")
+    with_base = any("paired" in t for t in table)
+    extra = f"  {'base':>6}  {'paired':>12}" if with_base else ""
+    print(f"{'row':<22} {'games':>5}  {'Mankind':>7}  {'95% CI':>11}{extra}  verdict")
     for t in table:
         lo, hi = t["ci"]  # type: ignore[misc]
+        cols = ""
+        if with_base:
+            p = t.get("paired")
+            cols = (
+                f"  {100 * p['base']:5.1f}%  {100 * p['change']:+5.1f} ± {100 * p['margin']:4.1f}"
+                if isinstance(p, dict)
+                else f"  {'':>6}  {'':>12}"
+            )
         print(
             f"{t['row']:<22} {t['games']:>5}  {100 * t['mankind']:6.1f}%"  # type: ignore[operator]
-            f"  {100 * lo:4.1f}–{100 * hi:4.1f}  {t['verdict']}"
+            f"  {100 * lo:4.1f}–{100 * hi:4.1f}{cols}  {t['verdict']}"
         )
     counts = {v: sum(1 for t in table if t["verdict"] == v) for v in ("in", "out", "open")}
     print(f"in {counts['in']}, out {counts['out']}, open {counts['open']} of {len(table)} rows")
+
+
+def report_saved(rows: list[Row], base: Row, folder: Path, seed: int) -> None:
+    """Print the saved rows, each beside the base row's games on the same seeds."""
+    saved = saved_rows(rows, folder, seed)
+    base_saved = saved_rows([base], folder, seed)
+    print(f"B-2 rows saved in {folder}, seeds from {seed} (nothing played)")
+    print_table(summary(saved, base_saved[0] if base_saved else None))
 
 
 def main() -> None:
@@ -192,13 +242,24 @@ def main() -> None:
     ap.add_argument(
         "--records", type=Path, help="keep each row's games in DIR/<row>.jsonl, and resume"
     )
+    ap.add_argument(
+        "--report",
+        action="store_true",
+        help="play nothing: print the rows saved in --records, each against the base",
+    )
     args = ap.parse_args()
     # The strong level is bound by iterations (the time limit never binds): deterministic.
     template = Config(args.level, args.level, iterations=args.iterations, seconds=600.0)
-    rows = all_rows(parse_sets(args.set), template)
+    every = all_rows(parse_sets(args.set), template)
+    rows = every
     if args.rows:
         wanted = args.rows.split(",")
         rows = [r for r in rows if r.label in wanted]
+    if args.report:
+        if not args.records:
+            ap.error("--report reads the rows' games from --records DIR")
+        report_saved(rows, every[0], args.records, args.seed)
+        return
     t0 = time.perf_counter()
     player = (
         play_with_records(rows, args.records, games_in_pool(args.workers))

@@ -10,19 +10,25 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pytest
+
 from app.games.invaders.bots import WEIGHT_NAMES
 from bench.robustness import (
     Games,
     Job,
     Row,
     all_rows,
+    paired,
     play_with_records,
+    report_saved,
     row_verdict,
     run_stages,
+    saved_rows,
+    summary,
     verdict,
 )
 from bench.selfplay import Config, GameRecord, play
-from bench.selfplay_records import load_records, saved_winners
+from bench.selfplay_records import append_records, load_records, saved_winners
 
 
 def fake_player(
@@ -132,3 +138,44 @@ def test_each_row_keeps_its_games_in_its_own_file(tmp_path: Path) -> None:
         path = tmp_path / f"{row.label}.jsonl"
         assert sorted(saved_winners(path)) == [10, 11]
         assert load_records([path])[0] == row.config
+
+
+def test_saved_rows_read_each_rows_games_up_to_the_first_missing_seed(tmp_path: Path) -> None:
+    rows = random_rows()
+    run_stages(rows, [3], 10, play_with_records(rows, tmp_path, logged_games([])))
+    extra = play(14, rows[1].config)  # seed 13 missing: 14 is not part of the staged run
+    with (tmp_path / "first.jsonl").open("a", encoding="utf-8") as f:
+        append_records(f, [extra])
+    loaded = saved_rows(all_rows(template=Config("random", "random")), tmp_path, 10)
+    assert [r.label for r in loaded] == ["base", "first"]
+    assert [r.winners for r in loaded] == [r.winners for r in rows]
+
+
+def test_paired_change_is_read_on_the_seeds_both_rows_played() -> None:
+    base = Row("base", Config(), ["mankind", "invader", "mankind", "invader"])
+    row = Row("x", Config(), ["mankind", "mankind", "invader"])
+    p = paired(row, base)
+    assert p["base"] == 2 / 3
+    assert p["change"] == 0.0
+    assert p["margin"] > 0.0
+
+
+def test_summary_reads_every_row_but_the_base_against_the_base() -> None:
+    base = Row("base", Config(), ["mankind", "invader"])
+    table = summary([base, Row("x", Config(), ["mankind", "mankind"])], base)
+    assert "paired" not in table[0]
+    assert table[1]["paired"] == {"base": 0.5, "change": 0.5, "margin": 1.96 * 0.5}
+
+
+def test_report_plays_nothing_and_prints_the_saved_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = random_rows()
+    run_stages(rows, [2], 10, play_with_records(rows, tmp_path, logged_games([])))
+    before = sorted((p.name, p.stat().st_size) for p in tmp_path.iterdir())
+    every = all_rows(template=Config("random", "random"))
+    report_saved(every, every[0], tmp_path, 10)
+    out = capsys.readouterr().out
+    assert sorted((p.name, p.stat().st_size) for p in tmp_path.iterdir()) == before
+    assert "first" in out and "base" in out and "paired" in out
+    assert "invader_hand=0.5" not in out  # rows without games are left out
