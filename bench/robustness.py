@@ -39,9 +39,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.games.invaders.bots import WEIGHT_NAMES
+from bench.compare_records import Comparison
 from bench.selfplay import Config, GameRecord, _play_star, parse_sets
 from bench.selfplay_records import append_records, open_records, saved_winners
-from bench.selfplay_report import paired_se, wilson95
+from bench.selfplay_report import wilson95
 
 BAND = (0.42, 0.58)
 FACTORS = (0.5, 1.5)
@@ -166,14 +167,17 @@ def saved_rows(rows: list[Row], folder: Path, seed: int) -> list[Row]:
 
 def paired(row: Row, base: Row) -> dict[str, float]:
     """The base row's Mankind share on the row's seeds, and the row's change against it:
-    the mean per-seed difference ± 1.96 standard errors (docs/balance.md §24.1)."""
+    compare_records.py's paired reading (mean per-seed difference ± 1.96 standard errors)."""
     n = min(len(row.winners), len(base.winners))
-    a = [int(w == "mankind") for w in base.winners[:n]]
-    b = [int(w == "mankind") for w in row.winners[:n]]
+    c = Comparison(
+        "mankind",
+        tuple(int(w == "mankind") for w in base.winners[:n]),
+        tuple(int(w == "mankind") for w in row.winners[:n]),
+    )
     return {
-        "base": sum(a) / n,
-        "change": (sum(b) - sum(a)) / n,
-        "margin": 1.96 * paired_se(a, b) if n > 1 else 0.0,
+        "base": c.base_wins / n,
+        "change": c.difference,
+        "margin": c.half_width if n > 1 else 0.0,
     }
 
 
