@@ -2,8 +2,8 @@
 
 A 2,000-game run of the strong level takes longer than one sitting here (docs/balance.md
 §15.4). Every finished game is appended to a JSON-lines file whose first line names what
-the games were played with: the bots' configuration and a digest of the card catalog.
-Files are merged only when those agree and no seed repeats, so a merged report is the
+the games were played with: the bots' configuration, their revision and a digest of the
+card catalog. Files are merged only when those agree and no seed repeats, so a merged report is the
 report one long run with the same seeds would have printed.
 """
 
@@ -16,6 +16,8 @@ import tomllib
 from dataclasses import asdict
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
+
+from app.games.invaders.bots import REVISION
 
 if TYPE_CHECKING:
     from bench.selfplay import Config, GameRecord
@@ -51,8 +53,17 @@ def _commit() -> str:
     return out.stdout.strip()
 
 
+FIRST_REVISION = 1
+"""Files saved before the header named the bots' revision hold revision 1's games."""
+
+
 def header(cfg: Config) -> dict[str, Any]:
-    return {"config": _plain(asdict(cfg)), "catalog": catalog_digest(), "commit": _commit()}
+    return {
+        "config": _plain(asdict(cfg)),
+        "catalog": catalog_digest(),
+        "bots": REVISION,
+        "commit": _commit(),
+    }
 
 
 def _plain(value: Any) -> Any:
@@ -142,8 +153,7 @@ def load_records(paths: list[Path]) -> tuple[Config, list[GameRecord]]:
 
 
 def _check_same(head: dict[str, Any], expected: dict[str, Any], path: Path) -> None:
-    for key in ("config", "catalog"):
-        if head[key] != expected[key]:
-            raise RecordsMismatch(
-                f"{path}: {key} differs ({head[key]!r} against {expected[key]!r})"
-            )
+    for key in ("config", "catalog", "bots"):
+        mine, theirs = head.get(key, FIRST_REVISION), expected.get(key, FIRST_REVISION)
+        if mine != theirs:
+            raise RecordsMismatch(f"{path}: {key} differs ({mine!r} against {theirs!r})")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from app.games.invaders.bots import REVISION
 from bench.selfplay import Config, play
 from bench.selfplay_records import (
     CATALOG_FILE,
+    FIRST_REVISION,
     THINK_DIGITS,
     RecordsMismatch,
     append_records,
@@ -95,3 +98,30 @@ def test_the_catalog_digest_ignores_comments_but_not_a_cost(tmp_path: Path) -> N
     changed.write_text(text.replace("drain = ", "drain = 1", 1), "utf-8")
     assert catalog_digest(commented) == catalog_digest()
     assert catalog_digest(changed) != catalog_digest()
+
+
+def _with_header(path: Path, **changes: object) -> None:
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    head = {**json.loads(lines[0]), **changes}
+    head = {k: v for k, v in head.items() if v is not None}
+    path.write_text(json.dumps(head) + "\n" + "".join(lines[1:]), "utf-8")
+
+
+def test_games_of_an_earlier_bots_revision_do_not_resume(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    _save(path, RANDOM, range(1, 2))
+    _with_header(path, bots=REVISION - 1)
+    with pytest.raises(RecordsMismatch, match="bots"):
+        open_records(path, RANDOM)
+
+
+def test_a_file_without_a_bots_revision_holds_the_first_one(tmp_path: Path) -> None:
+    old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
+    _save(old, RANDOM, range(1, 2))
+    _save(new, RANDOM, range(2, 3))
+    _with_header(old, bots=None)
+    _with_header(new, bots=FIRST_REVISION)
+    assert [r.seed for r in load_records([old, new])[1]] == [1, 2]
+    _with_header(new, bots=FIRST_REVISION + 1)
+    with pytest.raises(RecordsMismatch, match="bots"):
+        load_records([old, new])

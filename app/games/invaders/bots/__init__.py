@@ -28,6 +28,11 @@ from app.games.invaders.bots.levels import Budget, heuristic_level, random_level
 from app.games.invaders.state import MANKIND, SIDES, State
 
 JSON = dict[str, Any]
+REVISION = 2
+"""Which play the shipped bots give, raised whenever a change makes them choose differently
+for the same weights and seed (saved self-play games resume and merge only with games of
+the same revision: bench/selfplay_records.py). 1: the bots up to docs/balance.md §31;
+2: the strong Invader counts his kept hand's threat (levels.INVADER_KEPT_THREAT, §32)."""
 Level = Callable[[Knowledge, random.Random, Budget, Weights, Weights | None], JSON]
 LEVELS: dict[str, Level] = {
     "random": random_level,
@@ -62,6 +67,7 @@ def choose(
 
 __all__ = [
     "LEVELS",
+    "REVISION",
     "WEIGHT_NAMES",
     "Budget",
     "Knowledge",

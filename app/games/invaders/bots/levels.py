@@ -16,7 +16,7 @@ from app.games.invaders.bots.evaluation import INVADER_WEIGHTS, MANKIND_WEIGHTS,
 from app.games.invaders.bots.ismcts import search_root
 from app.games.invaders.bots.knowledge import Knowledge, determinize
 from app.games.invaders.bots.policy import JSON, greedy
-from app.games.invaders.state import MANKIND
+from app.games.invaders.state import INVADER, MANKIND
 
 
 @dataclass(frozen=True)
@@ -82,10 +82,29 @@ the model of Mankind in the Invader's search (as measured).
 """
 
 
+INVADER_KEPT_THREAT = 1.0
+"""The strong Invader scores his own positions with this ``kept_threat`` (evaluation.py):
+during his main and attack phases the surge his kept hand threatens for next turn counts
+against Mankind's deck, as it does once Mankind is to move.
+
+§3.8 once more, on the Invader's side: B-2 failed on v1.9 because the strong Invader
+played his hand out (``invader_hand`` ×0.5 gave Mankind +12.5 ± 4.1 points, 1,000 paired
+seeds; alone on the Invader's side +14.3 ± 6.9; docs/balance.md §31.1–§31.2), while the
+Invader-first row sat 19 points below it, wider than B-2's band. On his side alone this
+term moved the Invader-first row +8.5 points and the hand row −6.0 and left the base
+unmoved (§32.1), which narrows that spread. 1 is the only consistent value (§13.3: below
+1 the score jumps at the end of his turn). A ``kept_threat`` already set in his weights (a
+probe) is used instead; the heuristic level and every opponent model keep 0.
+"""
+
+
 def _strong_weights(side: int, weights: Weights) -> Weights:
-    """The strong level's evaluation: Mankind keeps more of his hand."""
+    """The strong level's evaluation: Mankind keeps more of his hand, the Invader counts
+    the threat of the hand he keeps."""
     if side == MANKIND:
         return replace(weights, mankind_hand=weights.mankind_hand * MANKIND_HAND_FACTOR)
+    if side == INVADER and not weights.kept_threat:
+        return replace(weights, kept_threat=INVADER_KEPT_THREAT)
     return weights
 
 
@@ -117,7 +136,8 @@ def strong_level(
     """Information-set MCTS (bots/ismcts.py): ``budget.iterations`` determinized
     iterations, or fewer if ``budget.seconds`` runs out first. Mankind chooses its
     moves with ``MANKIND_CAUTION``; both his moves and the rollout horizon value his hand
-    with ``MANKIND_HAND_FACTOR``."""
+    with ``MANKIND_HAND_FACTOR``; the Invader's count his kept hand's threat
+    (``INVADER_KEPT_THREAT``)."""
     other = _opponent_weights(1 - k.side, opponent)
     leaf = _strong_weights(k.side, weights)
     own = _search_weights(k.side, leaf)

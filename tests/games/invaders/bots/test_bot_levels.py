@@ -18,7 +18,11 @@ from app.games.invaders.bots import (
     observe,
 )
 from app.games.invaders.bots.evaluation import INVADER_WEIGHTS, MANKIND_WEIGHTS
-from app.games.invaders.bots.levels import MANKIND_CAUTION, MANKIND_HAND_FACTOR
+from app.games.invaders.bots.levels import (
+    INVADER_KEPT_THREAT,
+    MANKIND_CAUTION,
+    MANKIND_HAND_FACTOR,
+)
 from app.games.invaders.state import SIDES
 from tests.games.invaders.bots.test_bot_knowledge import hidden_twin, random_position
 
@@ -79,8 +83,8 @@ def test_strong_mankind_searches_with_a_margin_for_the_push_and_a_dearer_hand(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Only the strong Mankind's own moves (priors, rollout moves) get the margin; his hand
-    factor applies to his moves and the horizon score; the Invader's search and the
-    opponent model keep the default weights."""
+    factor applies to his moves and the horizon score; the opponent models keep the
+    default weights."""
     seen: list[tuple[Weights, Weights, Weights]] = []
 
     def spy(k, rng, iterations, seconds, weights, opponent, leaf):  # type: ignore[no-untyped-def]
@@ -99,7 +103,26 @@ def test_strong_mankind_searches_with_a_margin_for_the_push_and_a_dearer_hand(
         surge_scale=MANKIND_WEIGHTS.surge_scale * MANKIND_CAUTION,  # the modelled surge too
     )
     assert (mk_other, mk_leaf) == (INVADER_WEIGHTS, hand)  # the horizon: no margin
-    assert invader == (INVADER_WEIGHTS, MANKIND_WEIGHTS, INVADER_WEIGHTS)
+    kept = replace(INVADER_WEIGHTS, kept_threat=INVADER_KEPT_THREAT)
+    assert invader == (kept, MANKIND_WEIGHTS, kept)
+
+
+def test_strong_invader_counts_his_kept_threat_unless_a_probe_sets_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The shipped rule fills the default 0; a probe's own value is searched with as given."""
+    seen: list[Weights] = []
+
+    def spy(k, rng, iterations, seconds, weights, opponent, leaf):  # type: ignore[no-untyped-def]
+        seen.append(leaf)
+        return {}
+
+    monkeypatch.setattr(levels, "search_root", spy)
+    k = observe(game.setup(3, {}), "invader")
+    levels.strong_level(k, random.Random(0), FAST, INVADER_WEIGHTS)
+    levels.strong_level(k, random.Random(0), FAST, replace(INVADER_WEIGHTS, kept_threat=0.5))
+    assert [w.kept_threat for w in seen] == [INVADER_KEPT_THREAT, 0.5]
+    assert INVADER_WEIGHTS.kept_threat == 0.0  # the heuristic Invader and every model
 
 
 def test_heuristic_mankind_keeps_the_default_hand_weight(
