@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.selfplay import Config, GameRecord, parse_sets, play
+from bench.selfplay import Config, GameRecord, _play_star, parse_sets
 from bench.selfplay_records import RecordsMismatch, header, load_records
 
 UNTIMED = tuple(f.name for f in fields(GameRecord) if f.name != "think")
@@ -53,10 +53,6 @@ def differences(saved: GameRecord, replayed: GameRecord) -> list[str]:
     return [f for f in UNTIMED if getattr(saved, f) != getattr(replayed, f)]
 
 
-def _replay(job: tuple[int, Config]) -> GameRecord:
-    return play(*job)
-
-
 def adopt(
     source: Path,
     target: Path,
@@ -72,7 +68,7 @@ def adopt(
     seeds = spread([r.seed for r in records], check)
     by_seed = {r.seed: r for r in records}
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        replays = list(pool.map(_replay, [(seed, cfg) for seed in seeds]))
+        replays = list(pool.map(_play_star, [(seed, cfg) for seed in seeds]))
     for rec in replays:
         diff = differences(by_seed[rec.seed], rec)
         if diff:
