@@ -79,23 +79,19 @@ def test_random_level_is_uniform_over_legal_actions() -> None:
     assert seen == {str(a) for a in legal}
 
 
+SearchCalls = list[tuple[Weights, Weights, Weights]]  # the ``searched`` fixture (conftest.py)
+
+
 def test_strong_mankind_searches_with_a_margin_for_the_push_and_a_dearer_hand(
-    monkeypatch: pytest.MonkeyPatch,
+    searched: SearchCalls,
 ) -> None:
     """Only the strong Mankind's own moves (priors, rollout moves) get the margin; his hand
     factor applies to his moves and the horizon score; the opponent models keep the
     default weights."""
-    seen: list[tuple[Weights, Weights, Weights]] = []
-
-    def spy(k, rng, iterations, seconds, weights, opponent, leaf):  # type: ignore[no-untyped-def]
-        seen.append((weights, opponent, leaf))
-        return {}
-
-    monkeypatch.setattr(levels, "search_root", spy)
     s = game.setup(3, {})
     for seat in SIDES:
         levels.strong_level(observe(s, seat), random.Random(0), FAST, default_weights(seat))
-    (mk_own, mk_other, mk_leaf), invader = seen
+    (mk_own, mk_other, mk_leaf), invader = searched
     hand = replace(MANKIND_WEIGHTS, mankind_hand=MANKIND_WEIGHTS.mankind_hand * MANKIND_HAND_FACTOR)
     assert mk_own == replace(
         hand,
@@ -108,20 +104,13 @@ def test_strong_mankind_searches_with_a_margin_for_the_push_and_a_dearer_hand(
 
 
 def test_strong_invader_counts_his_kept_threat_unless_a_probe_sets_it(
-    monkeypatch: pytest.MonkeyPatch,
+    searched: SearchCalls,
 ) -> None:
     """The shipped rule fills the default 0; a probe's own value is searched with as given."""
-    seen: list[Weights] = []
-
-    def spy(k, rng, iterations, seconds, weights, opponent, leaf):  # type: ignore[no-untyped-def]
-        seen.append(leaf)
-        return {}
-
-    monkeypatch.setattr(levels, "search_root", spy)
     k = observe(game.setup(3, {}), "invader")
     levels.strong_level(k, random.Random(0), FAST, INVADER_WEIGHTS)
     levels.strong_level(k, random.Random(0), FAST, replace(INVADER_WEIGHTS, kept_threat=0.5))
-    assert [w.kept_threat for w in seen] == [INVADER_KEPT_THREAT, 0.5]
+    assert [leaf.kept_threat for _, _, leaf in searched] == [INVADER_KEPT_THREAT, 0.5]
     assert INVADER_WEIGHTS.kept_threat == 0.0  # the heuristic Invader and every model
 
 
@@ -141,19 +130,10 @@ def test_heuristic_mankind_keeps_the_default_hand_weight(
     assert seen == [MANKIND_WEIGHTS]
 
 
-def test_choose_hands_the_opponent_model_to_the_strong_level(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_choose_hands_the_opponent_model_to_the_strong_level(searched: SearchCalls) -> None:
     """B-2 on the strong level scales a weight in both bots' opponent models too."""
-    seen: list[Weights] = []
-
-    def spy(k, rng, iterations, seconds, weights, opponent, leaf):  # type: ignore[no-untyped-def]
-        seen.append(opponent)
-        return {}
-
-    monkeypatch.setattr(levels, "search_root", spy)
     s = game.setup(3, {})
     model = replace(MANKIND_WEIGHTS, pressure=0.45)
     choose(s, "invader", random.Random(0), FAST, "strong", opponent=model)
     choose(s, "invader", random.Random(0), FAST, "strong")
-    assert seen == [model, MANKIND_WEIGHTS]
+    assert [other for _, other, _ in searched] == [model, MANKIND_WEIGHTS]
