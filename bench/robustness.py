@@ -41,7 +41,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.games.invaders.bots import WEIGHT_NAMES
 from bench.compare_records import Comparison
 from bench.selfplay import Config, GameRecord, _play_star, parse_sets
-from bench.selfplay_records import append_records, open_records, saved_winners
+from bench.selfplay_records import (
+    RecordsMismatch,
+    append_records,
+    open_records,
+    played_with,
+    saved_winners,
+)
 from bench.selfplay_report import wilson95
 
 BAND = (0.42, 0.58)
@@ -153,10 +159,14 @@ def play_with_records(rows: list[Row], folder: Path, games: Games) -> Player:
 
 def saved_rows(rows: list[Row], folder: Path, seed: int) -> list[Row]:
     """The rows with saved games in ``folder``, each holding its games on the seeds from
-    ``seed`` on, as far as they run without a gap (the seeds a staged run plays)."""
+    ``seed`` on, as far as they run without a gap (the seeds a staged run plays). A file
+    played with another configuration (say, another level or budget) is refused."""
     out = []
     for r in rows:
-        saved = saved_winners(folder / f"{r.label}.jsonl")
+        path = folder / f"{r.label}.jsonl"
+        if path.exists() and path.stat().st_size and not played_with(path, r.config):
+            raise RecordsMismatch(f"{path} was not played with {r.config}")
+        saved = saved_winners(path)
         n = 0
         while seed + n in saved:
             n += 1

@@ -71,6 +71,12 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def played_with(path: Path, cfg: Config) -> bool:
+    """Whether the games saved in ``path`` were played with the configuration ``cfg``."""
+    with path.open(encoding="utf-8") as f:
+        return bool(json.loads(f.readline())["config"] == _plain(asdict(cfg)))
+
+
 def open_records(path: Path, cfg: Config) -> IO[str]:
     """Open ``path`` for appending; a new file gets the header, an old one must match it
     (and loses a last line that a stopped run left half written)."""

@@ -28,7 +28,7 @@ from bench.robustness import (
     verdict,
 )
 from bench.selfplay import Config, GameRecord, play
-from bench.selfplay_records import append_records, load_records, saved_winners
+from bench.selfplay_records import RecordsMismatch, append_records, load_records, saved_winners
 
 
 def fake_player(
@@ -179,3 +179,11 @@ def test_report_plays_nothing_and_prints_the_saved_rows(
     assert sorted((p.name, p.stat().st_size) for p in tmp_path.iterdir()) == before
     assert "first" in out and "base" in out and "paired" in out
     assert "invader_hand=0.5" not in out  # rows without games are left out
+
+
+def test_report_refuses_rows_saved_with_another_level(tmp_path: Path) -> None:
+    rows = random_rows()
+    run_stages(rows, [2], 10, play_with_records(rows, tmp_path, logged_games([])))
+    heuristic = all_rows(template=Config("heuristic", "heuristic"))
+    with pytest.raises(RecordsMismatch, match="not played with"):
+        report_saved(heuristic, heuristic[0], tmp_path, 10)
