@@ -91,10 +91,11 @@ against Mankind's deck, as it does once Mankind is to move.
 played his hand out (``invader_hand`` ×0.5 gave Mankind +12.5 ± 4.1 points, 1,000 paired
 seeds; alone on the Invader's side +14.3 ± 6.9; docs/balance.md §31.1–§31.2), while the
 Invader-first row sat 19 points below it, wider than B-2's band. On his side alone this
-term moved the Invader-first row +8.5 points and the hand row −6.0 and left the base
-unmoved (§32.1), which narrows that spread. 1 is the only consistent value (§13.3: below
-1 the score jumps at the end of his turn). A ``kept_threat`` already set in his weights (a
-probe) is used instead; the heuristic level and every opponent model keep 0.
+term moved the Invader-first row +8.7 ± 7.2 points and the hand row −7.8 ± 5.0 and left
+the base unmoved (+1.0 ± 5.3; §32.1): the two rows are now about 5 points apart (§32.3).
+1 is the only consistent value (§13.3: below 1 the score jumps at the end of his turn). A
+``kept_threat`` already set in his weights (a probe) is used instead; the heuristic level
+and every opponent model keep 0.
 """
 
 
