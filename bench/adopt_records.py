@@ -10,7 +10,7 @@ dropped options, and writes the target only if every replayed game is the saved 
 but its decision times. The target's header names the current bots and the source.
 
     python bench/adopt_records.py bench/records/probes/strong10_invkept1_v1.9.jsonl \\
-        bench/records/strong10_v1.9k.jsonl --drop invader.kept_threat=1 --check 8
+        bench/records/strong10_v1.9_r2.jsonl --drop invader.kept_threat=1 --check 8
 """
 
 from __future__ import annotations

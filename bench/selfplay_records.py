@@ -3,8 +3,8 @@
 A 2,000-game run of the strong level takes longer than one sitting here (docs/balance.md
 §15.4). Every finished game is appended to a JSON-lines file whose first line names what
 the games were played with: the bots' configuration, their revision and a digest of the
-card catalog. Files are merged only when those agree and no seed repeats, so a merged report is the
-report one long run with the same seeds would have printed.
+card catalog. Files are merged only when those agree and no seed repeats, so a merged
+report is the report one long run with the same seeds would have printed.
 """
 
 from __future__ import annotations
@@ -160,6 +160,11 @@ def load_records(paths: list[Path]) -> tuple[Config, list[GameRecord]]:
 
 def _check_same(head: dict[str, Any], expected: dict[str, Any], path: Path) -> None:
     for key in ("config", "catalog", "bots"):
-        mine, theirs = head.get(key, FIRST_REVISION), expected.get(key, FIRST_REVISION)
+        mine, theirs = _field(head, key), _field(expected, key)
         if mine != theirs:
             raise RecordsMismatch(f"{path}: {key} differs ({mine!r} against {theirs!r})")
+
+
+def _field(head: dict[str, Any], key: str) -> Any:
+    """A header's field; only the bots' revision may be missing (an older file's)."""
+    return head.get(key, FIRST_REVISION) if key == "bots" else head[key]

@@ -137,8 +137,8 @@ def strong_level(
     """Information-set MCTS (bots/ismcts.py): ``budget.iterations`` determinized
     iterations, or fewer if ``budget.seconds`` runs out first. Mankind chooses its
     moves with ``MANKIND_CAUTION``; both his moves and the rollout horizon value his hand
-    with ``MANKIND_HAND_FACTOR``; the Invader's count his kept hand's threat
-    (``INVADER_KEPT_THREAT``)."""
+    with ``MANKIND_HAND_FACTOR``. The Invader's moves and horizon count the threat of the
+    hand he keeps (``INVADER_KEPT_THREAT``)."""
     other = _opponent_weights(1 - k.side, opponent)
     leaf = _strong_weights(k.side, weights)
     own = _search_weights(k.side, leaf)
