@@ -16,7 +16,7 @@ from app.games.invaders.bots.evaluation import INVADER_WEIGHTS, MANKIND_WEIGHTS,
 from app.games.invaders.bots.ismcts import search_root
 from app.games.invaders.bots.knowledge import Knowledge, determinize
 from app.games.invaders.bots.policy import JSON, greedy
-from app.games.invaders.state import INVADER, MANKIND
+from app.games.invaders.state import MANKIND
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def _strong_weights(side: int, weights: Weights) -> Weights:
     the threat of the hand he keeps."""
     if side == MANKIND:
         return replace(weights, mankind_hand=weights.mankind_hand * MANKIND_HAND_FACTOR)
-    if side == INVADER and not weights.kept_threat:
+    if not weights.kept_threat:  # the Invader
         return replace(weights, kept_threat=INVADER_KEPT_THREAT)
     return weights
 
