@@ -10,7 +10,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from app.games.invaders.board import owner
-from app.games.invaders.cards import PRINTED_ZONE_POWER, card, category, has_statics, statics
+from app.games.invaders.cards import (
+    N_ZONES,
+    PRINTED_ZONE_POWER,
+    card,
+    category,
+    has_statics,
+    statics,
+)
 from app.games.invaders.catalog import CATALOG
 from app.games.invaders.filters import matches, matches_printed
 from app.games.invaders.formal import Static
@@ -122,6 +129,30 @@ def zone_totals(s: Board, zone: int, powers: Mapping[int, int] | None = None) ->
     for c in s.board[zone * 2 + INVADER]:
         inv += p[c]
     return mk, inv
+
+
+def all_zone_totals(s: Board, powers: Mapping[int, int]) -> list[tuple[int, int]]:
+    """``zone_totals`` of every zone in board order, reading the statics once (the bots
+    evaluate every position they consider, so this is on their hot path)."""
+    mods = [PRINTED_ZONE_POWER[z] - s.zone_tokens[z] for z in range(N_ZONES)]
+    for _src, z, st in active_statics(s):
+        if st.name == "zone_power_mod":
+            mods[z] += st.amount
+    for m in s.zone_mods:
+        mods[m.zone] += m.amount
+    board = s.board
+    hero = s.hero if s.hero_turned else -1
+    out = []
+    for z in range(N_ZONES):
+        mk = max(0, mods[z])
+        for c in board[z * 2 + MANKIND]:
+            if c != hero:
+                mk += powers[c]
+        inv = 0
+        for c in board[z * 2 + INVADER]:
+            inv += powers[c]
+        out.append((mk, inv))
+    return out
 
 
 def cost_mods(s: Board) -> list[Static]:

@@ -6,8 +6,8 @@ import pytest
 from invaders_builders import Play, build, one, ready, target, where, zone
 
 from app.games.invaders.flow import BeginTurn
-from app.games.invaders.power import all_powers, card_cost, zone_power
-from app.games.invaders.state import INVADER, MANKIND
+from app.games.invaders.power import all_powers, all_zone_totals, card_cost, zone_power, zone_totals
+from app.games.invaders.state import INVADER, MANKIND, ZoneMod
 
 # --- statics ---------------------------------------------------------------
 
@@ -35,6 +35,25 @@ def test_static_zone_power_mod_changes_its_zone() -> None:
         }
     )
     assert [zone_power(s, z) for z in range(3)] == [2, 5, 0]
+
+
+@pytest.mark.usefixtures("spec_zone_powers")
+def test_all_zone_totals_agree_with_zone_totals_zone_by_zone() -> None:
+    """The bots' one-pass totals: statics, tokens, a temporary modifier, a turned hero."""
+    s = build(
+        board={
+            "pacific_rim": {"mankind": ["rifle_platoon"], "invader": ["squid_lander_vehicle"]},
+            "eurasia": {"mankind": ["aegis_shield_dome", "hover_tank_squadron"]},
+            "africa": {"invader": ["terraforming_spire", "burrower_brood", "carapace_larvae"]},
+        },
+        hero=("hero_vale", "pacific_rim"),
+        hero_turned=True,
+        zone_tokens=(1, 0, 1),
+        zone_mods=(ZoneMod(zone=1, amount=2, until="attack", turn=2),),
+    )
+    expected = [zone_totals(s, z) for z in range(3)]
+    assert all_zone_totals(s, all_powers(s)) == expected
+    assert [zone_power(s, z) for z in range(3)] == [1, 7, 0]  # tokens, static, modifier
 
 
 def test_static_cost_mod_changes_costs_in_hand() -> None:

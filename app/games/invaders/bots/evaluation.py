@@ -17,6 +17,7 @@ own evaluation weights"); ``scaled`` multiplies one shared weight for B-2.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
 from app.games.invaders.cards import (
@@ -27,7 +28,7 @@ from app.games.invaders.cards import (
     owner_of_type,
 )
 from app.games.invaders.catalog import CATALOG
-from app.games.invaders.power import all_powers, zone_totals
+from app.games.invaders.power import all_powers, all_zone_totals
 from app.games.invaders.state import INVADER, MANKIND, State
 
 WIN = 1_000_000.0
@@ -206,6 +207,26 @@ def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
     return a[0] is b[0] and a[1] is b[1] and a[2] is b[2] and a[3] is b[3] and a[4] == b[4]
 
 
+_DECK_MEMO: list[tuple[tuple[int, ...], tuple[str, ...], list[tuple[int, int, int]]] | None] = [
+    None
+]
+
+
+def _deck_units(deck: tuple[int, ...], types: tuple[str, ...]) -> list[tuple[int, int, int]]:
+    """The units of the Invader's deck as (power capped at ``_TOP``, discard, drain): his
+    deck changes far less often than his hand, so the surge reads it from this memo."""
+    last = _DECK_MEMO[0]
+    if last is not None and last[0] is deck and last[1] is types:
+        return last[2]
+    out = []
+    for c in deck:
+        p, d, dr = _UNITS.get(types[c], _NO_UNIT)
+        if p > 0:
+            out.append((min(p, _TOP), d, dr))
+    _DECK_MEMO[0] = (deck, types, out)
+    return out
+
+
 def _surge(s: State, hand: tuple[int, ...], deck: tuple[int, ...], draws: int) -> float:
     size = len(hand) + draws
     if size == 0:
@@ -215,10 +236,9 @@ def _surge(s: State, hand: tuple[int, ...], deck: tuple[int, ...], draws: int) -
     known_best = 0  # the strongest affordable unit among his publicly known hand cards
     n_known = 0
     types = s.types
-    for c in deck:
-        p, d, dr = _UNITS.get(types[c], _NO_UNIT)
-        if p > 0 and d < size and dr <= payable:
-            at_least[min(p, _TOP)] += 1
+    for p, d, dr in _deck_units(deck, types):
+        if d < size and dr <= payable:
+            at_least[p] += 1
     for c in hand:
         p, d, dr = _UNITS.get(types[c], _NO_UNIT)
         fits = p > 0 and d < size and dr <= payable
@@ -252,10 +272,9 @@ def surprise_of(s: State, w: Weights) -> float:
     return modelled_surge(s) * w.surge_scale if w.surge_model else w.surprise
 
 
-def _zone_totals(s: State) -> list[tuple[int, int]]:
+def _zone_totals(s: State, powers: Mapping[int, int] | None = None) -> list[tuple[int, int]]:
     """(Mankind, Invader) totals of every zone, computed once per evaluation."""
-    powers = all_powers(s)
-    return [zone_totals(s, z, powers) for z in range(N_ZONES)]
+    return all_zone_totals(s, all_powers(s) if powers is None else powers)
 
 
 def _surprise_applies(s: State) -> bool:
@@ -263,9 +282,23 @@ def _surprise_applies(s: State) -> bool:
     return not (s.active == INVADER and s.phase in ("main", "attack"))
 
 
-def _board_power(s: State, side: int) -> int:
-    powers = all_powers(s)
-    return sum(powers[c] for z in range(N_ZONES) for c in s.board[z * 2 + side])
+def _board_counts(s: State, powers: Mapping[int, int]) -> tuple[int, int, int, int]:
+    """(Mankind power, Invader power, Mankind engines, Invader engines) in one pass over the
+    board: integer sums, so the score's float arithmetic is the same as side by side."""
+    power = [0, 0]
+    engines = [0, 0]
+    hero = s.hero
+    types = s.types
+    for i, column in enumerate(s.board):
+        side = i & 1  # column z * 2 + side
+        for c in column:
+            power[side] += powers[c]
+            if c != hero and _ACTIVATED[types[c]]:
+                engines[side] += 1
+    return power[MANKIND], power[INVADER], engines[MANKIND], engines[INVADER]
+
+
+_ACTIVATED = {t: has_activated(t) for t in CATALOG.cards}
 
 
 def _pressure(totals: list[tuple[int, int]], mode: float = 0.0, reach: float = REACH) -> float:
@@ -278,19 +311,17 @@ def _pressure(totals: list[tuple[int, int]], mode: float = 0.0, reach: float = R
     return sum(max(0, inv - mk + REACH) for mk, inv in totals)
 
 
-def _engines(s: State, side: int) -> int:
-    """Permanents with an activated ability (Field Hospital, Salvage Ark …): a one-ply
-    evaluator sees their cost at once and their uses only later, so they get a value."""
-    return sum(
-        1
-        for z in range(N_ZONES)
-        for c in s.board[z * 2 + side]
-        if has_activated(s.types[c]) and c != s.hero
-    )
+# Engines: permanents with an activated ability (Field Hospital, Salvage Ark …). A one-ply
+# evaluator sees their cost at once and their uses only later, so they get a value.
+
+_STRATEGIES_OF = tuple(
+    tuple(sid for sid in STRATEGY_IDS if owner_of_type(sid) == side) for side in (0, 1)
+)
 
 
 def _dormant(s: State, side: int) -> int:
-    return sum(1 for sid in STRATEGY_IDS if owner_of_type(sid) == side and sid not in s.enabled)
+    enabled = s.enabled
+    return sum(1 for sid in _STRATEGIES_OF[side] if sid not in enabled)
 
 
 def mankind_score(s: State, w: Weights) -> float:
@@ -298,7 +329,8 @@ def mankind_score(s: State, w: Weights) -> float:
     if s.outcome is not None:
         return WIN if s.outcome.winner == "mankind" else -WIN
     surprise = surprise_of(s, w) if _surprise_applies(s) else 0.0
-    totals = _zone_totals(s)
+    powers = all_powers(s)
+    totals = _zone_totals(s, powers)
     main_drain, echo_drain = attack_drains(s, surprise, totals, bool(w.extra_attack))
     drain = main_drain + echo_drain
     wards = sum(s.wards.values())
@@ -326,8 +358,9 @@ def mankind_score(s: State, w: Weights) -> float:
         i_hand = hand_value(len(s.hand[INVADER]), w.hand_ratio, w.invader_hand_pivot, w.hand_above)
         score += w.mankind_hand * m_hand
         score -= w.invader_hand * i_hand
-    score += w.mankind_board * _board_power(s, MANKIND)
-    score -= w.invader_board * _board_power(s, INVADER)
+    m_power, i_power, m_engines, i_engines = _board_counts(s, powers)
+    score += w.mankind_board * m_power
+    score -= w.invader_board * i_power
     score += w.heroes * (len(s.hero_pile) + (1 if s.hero >= 0 else 0))
     # A dormant strategy is an option worth most early; its value runs down with the
     # game clock (the smaller deck), so it is not fired at the first chance nor hoarded.
@@ -337,7 +370,7 @@ def mankind_score(s: State, w: Weights) -> float:
         score -= w.pressure * _pressure(totals, 1.0, modelled_surge(s))
     else:
         score -= w.pressure * _pressure(totals, w.pressure_mode)
-    score += w.engine * (_engines(s, MANKIND) - _engines(s, INVADER))
+    score += w.engine * (m_engines - i_engines)
     if w.kept_threat and w.surge_model and not _surprise_applies(s):
         score -= w.kept_threat * w.mankind_deck * _kept_gain(s, totals)
     return score

@@ -34,7 +34,18 @@ def kind_of(s: State) -> str:
 
 
 def step(s: State, seat: str, action: Mapping[str, Any]) -> State:
+    hit = _STEPPED[0]
+    if hit is not None and hit[0] is s:
+        done = hit[1].get(id(action))
+        if done is not None and done[0] is action:
+            return done[1]  # the option greedy scored and then chose
     return engine.apply(s, seat, action).state
+
+
+_STEPPED: list[tuple[State, dict[int, tuple[Mapping[str, Any], State]]] | None] = [None]
+"""The last ``option_values`` call's one-step results, by the option objects it was given:
+greedy scores every option and its caller then applies the chosen one, the same object, to
+the same state. The entry holds both, so an identity hit is exact (the engine is pure)."""
 
 
 def _zone_need(s: State, side: int, z: int, power: int, surprise: float) -> float:
@@ -131,11 +142,15 @@ def option_values(s: State, side: int, options: list[JSON], w: Weights) -> list[
     seat = SIDES[side]
     here = score(s, side, w)
     out = []
+    stepped: dict[int, tuple[Mapping[str, Any], State]] = {}
     for o in options:
         if o["type"] in STOP_TYPES:
             out.append(here)
         else:
-            out.append(score(complete(step(s, seat, o), side, w), side, w))
+            after = step(s, seat, o)
+            stepped[id(o)] = (o, after)
+            out.append(score(complete(after, side, w), side, w))
+    _STEPPED[0] = (s, stepped)
     return out
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from app.games.invaders import engine
 from app.games.invaders.bots.evaluation import MANKIND_WEIGHTS
-from app.games.invaders.bots.policy import greedy
-from app.games.invaders.state import MANKIND, State
+from app.games.invaders.bots.policy import greedy, kind_of, option_values, step
+from app.games.invaders.state import MANKIND, SIDES, State
+from tests.games.invaders.bots.test_bot_knowledge import random_position
 from tests.games.invaders.invaders_builders import Play, build, one
 
 
@@ -77,3 +79,19 @@ def test_the_gated_policy_spends_the_ward_from_a_short_deck() -> None:
     p = _rushmore(2, plot=9, deck_sizes={"mankind": 5})
     p("invader", {"type": "play", "card": one(p.s, "terror_broadcast")})
     assert _gated_answer(p.s) == "spend_ward"
+
+
+def test_stepping_the_chosen_option_gives_what_a_fresh_apply_gives() -> None:
+    """greedy's caller steps the option greedy scored: the reused state is the engine's."""
+    s = next(
+        p
+        for p in (random_position(seed, 40) for seed in range(20))
+        if p.outcome is None and kind_of(p) == "main" and engine.owing(p) is not None
+    )
+    side = engine.owing(s)
+    assert side is not None
+    seat = SIDES[side]
+    options = engine.legal_actions(s, seat)
+    option_values(s, side, options, MANKIND_WEIGHTS)
+    for o in options:
+        assert step(s, seat, o) == engine.apply(s, seat, dict(o)).state
