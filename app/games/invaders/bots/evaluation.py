@@ -388,9 +388,21 @@ def score(s: State, side: int, w: Weights) -> float:
     return v if side == MANKIND else -v
 
 
+ONE_SHOT_VALUE = 2.0
+"""What a one-shot in hand is worth keeping, whatever its discard cost.
+
+That cost is the price of a strong effect, not a reason to throw the card away. The
+prototype's 2.0 − 0.3 × discard made the Shapeshifting Alien 'Thing' (discard 2, one copy)
+the Invader's second-cheapest card, so a Thing in his opening went as fodder in his first
+turn and was played in 9% of those games; B-6 read its opening shift at −16 points. On
+those 166 seeds this value gave him +10.2 ± 8.8 points (paired; docs/balance.md §33).
+"""
+
+
 def card_value(type_id: str) -> float:
-    """How much a hand card is worth keeping (used to pick discards and sacrifices)."""
+    """How much a hand card is worth keeping when a cost asks for discards (the bots
+    discard the cheapest first)."""
     ct = card(type_id)
     if ct.power is None:
-        return 2.0 - 0.3 * ct.discard
+        return ONE_SHOT_VALUE
     return ct.power - 0.4 * ct.discard + 0.5

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.games.invaders import engine
-from app.games.invaders.bots.evaluation import MANKIND_WEIGHTS
+from app.games.invaders.bots.evaluation import INVADER_WEIGHTS, MANKIND_WEIGHTS
 from app.games.invaders.bots.policy import greedy, kind_of, option_values, step
-from app.games.invaders.state import MANKIND, SIDES, State
+from app.games.invaders.state import INVADER, MANKIND, SIDES, State
 from tests.games.invaders.bots.test_bot_knowledge import random_position
 from tests.games.invaders.invaders_builders import Play, build, one
 
@@ -95,3 +95,15 @@ def test_stepping_the_chosen_option_gives_what_a_fresh_apply_gives() -> None:
     option_values(s, side, options, MANKIND_WEIGHTS)
     for o in options:
         assert step(s, seat, o) == engine.apply(s, seat, dict(o)).state
+
+
+def test_the_bot_pays_a_discard_cost_with_a_weak_unit_before_the_thing() -> None:
+    """A one-shot's own discard cost does not make it fodder (ONE_SHOT_VALUE, §33)."""
+    s = build(hands={"invader": ["kraken_warmachine", "shapeshifting_alien_thing", "drone_picket"]})
+    p = Play(s)("invader", {"type": "play", "card": one(s, "kraken_warmachine")})
+    while kind_of(p.s) != "discard":
+        p("invader", greedy(p.s, INVADER, INVADER_WEIGHTS))
+    assert greedy(p.s, INVADER, INVADER_WEIGHTS) == {
+        "type": "discard",
+        "card": one(s, "drone_picket"),
+    }
