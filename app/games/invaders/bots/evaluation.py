@@ -282,9 +282,16 @@ def _surprise_applies(s: State) -> bool:
     return not (s.active == INVADER and s.phase in ("main", "attack"))
 
 
+_ACTIVATED = {t: has_activated(t) for t in CATALOG.cards}
+
+
 def _board_counts(s: State, powers: Mapping[int, int]) -> tuple[int, int, int, int]:
     """(Mankind power, Invader power, Mankind engines, Invader engines) in one pass over the
-    board: integer sums, so the score's float arithmetic is the same as side by side."""
+    board; integer sums, so the score's float arithmetic is unchanged by the single pass.
+
+    Engines are permanents with an activated ability (Field Hospital, Salvage Ark …): a
+    one-ply evaluator sees their cost at once and their uses only later, so they get a value.
+    """
     power = [0, 0]
     engines = [0, 0]
     hero = s.hero
@@ -298,9 +305,6 @@ def _board_counts(s: State, powers: Mapping[int, int]) -> tuple[int, int, int, i
     return power[MANKIND], power[INVADER], engines[MANKIND], engines[INVADER]
 
 
-_ACTIVATED = {t: has_activated(t) for t in CATALOG.cards}
-
-
 def _pressure(totals: list[tuple[int, int]], mode: float = 0.0, reach: float = REACH) -> float:
     """Zone pressure: how far the Invader has got toward breaking each zone (partial
     progress counts, so a greedy bot can build a concentrated push card by card)."""
@@ -310,9 +314,6 @@ def _pressure(totals: list[tuple[int, int]], mode: float = 0.0, reach: float = R
         return sum(max(0.0, inv - mk + reach) for mk, inv in totals)
     return sum(max(0, inv - mk + REACH) for mk, inv in totals)
 
-
-# Engines: permanents with an activated ability (Field Hospital, Salvage Ark …). A one-ply
-# evaluator sees their cost at once and their uses only later, so they get a value.
 
 _STRATEGIES_OF = tuple(
     tuple(sid for sid in STRATEGY_IDS if owner_of_type(sid) == side) for side in (0, 1)
@@ -394,8 +395,9 @@ ONE_SHOT_VALUE = 2.0
 That cost is the price of a strong effect, not a reason to throw the card away. The
 prototype's 2.0 − 0.3 × discard made the Shapeshifting Alien 'Thing' (discard 2, one copy)
 the Invader's second-cheapest card, so a Thing in his opening went as fodder in his first
-turn and was played in 9% of those games; B-6 read its opening shift at −16 points. On
-those 166 seeds this value gave him +10.2 ± 8.8 points (paired; docs/balance.md §33).
+turn and was played in 9% of those games, and B-6 read its opening shift at −16 points
+(1,484 games of the criteria run; −13.1 at 2,000). On those 166 seeds this value gave him
++10.2 ± 8.8 points (paired; docs/balance.md §33).
 """
 
 
