@@ -106,52 +106,48 @@ def all_powers(s: Board) -> Mapping[int, int]:
     return frozen
 
 
-def zone_power(s: Board, zone: int) -> int:
-    """C-13: max(0, printed + static and temporary modifiers − tokens)."""
-    total = PRINTED_ZONE_POWER[zone] - s.zone_tokens[zone]
+def zone_powers(s: Board) -> list[int]:
+    """C-13 for every zone in board order: max(0, printed + static and temporary modifiers
+    − tokens), reading the statics once."""
+    total = [PRINTED_ZONE_POWER[z] - s.zone_tokens[z] for z in range(N_ZONES)]
     for _src, z, st in active_statics(s):
-        if st.name == "zone_power_mod" and z == zone:
-            total += st.amount
+        if st.name == "zone_power_mod":
+            total[z] += st.amount
     for m in s.zone_mods:
-        if m.zone == zone:
-            total += m.amount
-    return max(0, total)
+        total[m.zone] += m.amount
+    return [max(0, t) for t in total]
+
+
+def zone_power(s: Board, zone: int) -> int:
+    """C-13 for one zone (one pass over the statics either way)."""
+    return zone_powers(s)[zone]
+
+
+def _column_totals(s: Board, zone: int, powers: Mapping[int, int]) -> tuple[int, int]:
+    """(Mankind cards' power, a turned hero left out; Invader cards' power) in ``zone``."""
+    turned = s.hero if s.hero_turned else -1
+    mk = inv = 0
+    for c in s.board[zone * 2 + MANKIND]:  # loops, not sum(): the bots' hot path
+        if c != turned:
+            mk += powers[c]
+    for c in s.board[zone * 2 + INVADER]:
+        inv += powers[c]
+    return mk, inv
 
 
 def zone_totals(s: Board, zone: int, powers: Mapping[int, int] | None = None) -> tuple[int, int]:
     """(Mankind total incl. zone power, Invader total) for step A (§8.1, R-HERO-3)."""
-    p = all_powers(s) if powers is None else powers
-    mk = zone_power(s, zone)
-    inv = 0
-    for c in s.board[zone * 2 + MANKIND]:
-        if not (c == s.hero and s.hero_turned):
-            mk += p[c]
-    for c in s.board[zone * 2 + INVADER]:
-        inv += p[c]
-    return mk, inv
+    mk, inv = _column_totals(s, zone, all_powers(s) if powers is None else powers)
+    return zone_power(s, zone) + mk, inv
 
 
 def all_zone_totals(s: Board, powers: Mapping[int, int]) -> list[tuple[int, int]]:
     """``zone_totals`` of every zone in board order, reading the statics once (the bots
     evaluate every position they consider, so this is on their hot path)."""
-    mods = [PRINTED_ZONE_POWER[z] - s.zone_tokens[z] for z in range(N_ZONES)]
-    for _src, z, st in active_statics(s):
-        if st.name == "zone_power_mod":
-            mods[z] += st.amount
-    for m in s.zone_mods:
-        mods[m.zone] += m.amount
-    board = s.board
-    hero = s.hero if s.hero_turned else -1
     out = []
-    for z in range(N_ZONES):
-        mk = max(0, mods[z])
-        for c in board[z * 2 + MANKIND]:
-            if c != hero:
-                mk += powers[c]
-        inv = 0
-        for c in board[z * 2 + INVADER]:
-            inv += powers[c]
-        out.append((mk, inv))
+    for z, zp in enumerate(zone_powers(s)):
+        mk, inv = _column_totals(s, z, powers)
+        out.append((zp + mk, inv))
     return out
 
 

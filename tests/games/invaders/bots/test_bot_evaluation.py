@@ -12,7 +12,6 @@ import pytest
 
 from app.games.invaders.bots import determinize, observe
 from app.games.invaders.bots.evaluation import (
-    _UNITS,
     INVADER_WEIGHTS,
     MANKIND_WEIGHTS,
     WEIGHT_NAMES,
@@ -20,9 +19,9 @@ from app.games.invaders.bots.evaluation import (
     attack_drains,
     hand_value,
     mankind_score,
-    modelled_surge,
     surprise_of,
 )
+from app.games.invaders.bots.surge import _UNITS, modelled_surge
 from app.games.invaders.cards import N_ZONES
 from app.games.invaders.power import zone_totals
 from app.games.invaders.state import INVADER, MANKIND, State
