@@ -78,9 +78,10 @@ def test_the_spec_zone_powers_fixture_plays_on_the_placeholders() -> None:
 
 def test_printed_drain_totals_match_the_design_notes() -> None:
     """§3.3: the Invader deck prints 103 drain, the Mankind deck 12; BAL-2 (docs/rulings.md)
-    raised Black Narcissus's drain by 1 (BAL-5's +25 was withdrawn by BAL-9) and BAL-12
-    lowered Siege Crawler's by 1 on its two copies: 102."""
-    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 - 2
+    raised Black Narcissus's drain by 1 (BAL-5's +25 was withdrawn by BAL-9), BAL-12
+    lowered Siege Crawler's by 1 on its two copies, BAL-13 Terror Broadcast's by 1 and
+    BAL-14 raised Deathworm Infestation's by 1 (two copies each): 102."""
+    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 - 2 - 2 + 2
     assert sum(CATALOG.cards[c].drain for c in CATALOG.mankind_deck) == 12
 
 
@@ -94,6 +95,18 @@ def test_siege_crawler_carries_bal12() -> None:
     """BAL-12 drain 3 -> 2 (docs/rulings.md); power, discard and copies unchanged."""
     sc = CATALOG.cards["siege_crawler"]
     assert (sc.power, sc.discard, sc.drain, sc.copies) == (4, 2, 2, 2)
+
+
+def test_terror_broadcast_carries_bal13() -> None:
+    """BAL-13 drain 1 -> 0 (docs/rulings.md); discard, copies and text unchanged."""
+    tb = CATALOG.cards["terror_broadcast"]
+    assert (tb.discard, tb.drain, tb.copies) == (0, 0, 2)
+
+
+def test_deathworm_infestation_carries_bal14() -> None:
+    """BAL-14 drain 2 -> 3 (docs/rulings.md); power, discard and copies unchanged."""
+    dw = CATALOG.cards["deathworm_infestation"]
+    assert (dw.power, dw.discard, dw.drain, dw.copies) == (3, 1, 3, 2)
 
 
 BAL_5 = {  # docs/rulings.md BAL-5: (printed drain before, after); BAL-9 withdrew it

@@ -267,9 +267,14 @@ def test_t14_deck_out_on_drain() -> None:
 
 
 def test_t15_both_decks_run_out_together_mankind_wins() -> None:
-    """The Invader pays Terror Broadcast's drain with his last card, then Mankind must
-    drain from an empty deck: both decks ran out, Mankind wins (W5, G-16)."""
-    s = build(deck_sizes={"mankind": 0, "invader": 1}, hands={"invader": ["terror_broadcast"]})
+    """The Invader pays Terror Broadcast's drain (0, +1 from Mankind's Telepath Cadre) with
+    his last card, then Mankind must drain from an empty deck: both decks ran out, Mankind
+    wins (W5, G-16)."""
+    s = build(
+        deck_sizes={"mankind": 0, "invader": 1},
+        board={"eurasia": {"mankind": ["telepath_cadre"]}},
+        hands={"invader": ["terror_broadcast"]},
+    )
     p = Play(s)("invader", {"type": "play", "card": one(s, "terror_broadcast")})
     assert p.s.outcome.winner == "mankind" and p.s.outcome.reason == "both_decks"
 

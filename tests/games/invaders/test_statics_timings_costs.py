@@ -61,7 +61,7 @@ def test_static_cost_mod_changes_costs_in_hand() -> None:
         board={"eurasia": {"mankind": ["telepath_cadre", "telepath_cadre"]}},
         hands={"invader": ["terror_broadcast", "whisperer_envoy"]},
     )
-    assert card_cost(s, int(one(s, "terror_broadcast")[1:])) == (0, 3)
+    assert card_cost(s, int(one(s, "terror_broadcast")[1:])) == (0, 2)  # printed 0 + 2
     assert card_cost(s, int(one(s, "whisperer_envoy")[1:])) == (0, 3)
 
 

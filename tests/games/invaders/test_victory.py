@@ -78,8 +78,13 @@ def test_zone_collapse_option_pacific_and_africa_at_zero() -> None:
 
 
 def test_g16_conflicting_conditions_favour_mankind() -> None:
-    """Terror Broadcast empties the Invader's deck (cost) and then Mankind's (effect)."""
-    s = build(deck_sizes={"mankind": 1, "invader": 1}, hands={"invader": ["terror_broadcast"]})
+    """Terror Broadcast empties the Invader's deck (its cost, raised to 1 by Mankind's
+    Telepath Cadre) and then Mankind's (effect)."""
+    s = build(
+        deck_sizes={"mankind": 1, "invader": 1},
+        board={"eurasia": {"mankind": ["telepath_cadre"]}},
+        hands={"invader": ["terror_broadcast"]},
+    )
     p = Play(s)("invader", {"type": "play", "card": one(s, "terror_broadcast")})
     assert (p.s.outcome.winner, p.s.outcome.reason) == ("mankind", "both_decks")
 
