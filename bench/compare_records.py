@@ -7,6 +7,10 @@ per-seed difference ± 1.96 standard errors, and how many seeds a difference of 
 would need before its interval leaves zero. Only seeds that both rows played count.
 The two rows may differ in anything but the card catalog. It asserts nothing.
 
+With --across-catalogs two catalogs may be read against each other (a cost probe, docs/
+balance.md §34.4): a seed then counts only where both rows dealt the same opening hands,
+so a change that reorders the decks cannot pair unrelated games.
+
     python bench/compare_records.py bench/records/probes/heuristic_vs_strong30_v1.8.jsonl \\
         bench/records/probes/heuristic_vs_strong30_deck0.9_v1.8.jsonl --seat invader
 """
@@ -74,14 +78,22 @@ class Comparison:
         return math.ceil(self.seeds * (self.half_width / abs(self.difference)) ** 2)
 
 
-def compare(base: list[Path], probe: list[Path], seat: str) -> Comparison:
+def compare(
+    base: list[Path], probe: list[Path], seat: str, across_catalogs: bool = False
+) -> Comparison:
     """The two rows' games on the seeds both hold (each row may span several files)."""
-    if _catalog(base[0]) != _catalog(probe[0]):
+    if _catalog(base[0]) != _catalog(probe[0]) and not across_catalogs:
         raise RecordsMismatch("the rows were dealt from different card catalogs")
-    a = {r.seed: r.winner == seat for r in load_records(base)[1]}
-    b = {r.seed: r.winner == seat for r in load_records(probe)[1]}
+    a = {r.seed: r for r in load_records(base)[1]}
+    b = {r.seed: r for r in load_records(probe)[1]}
     shared = sorted(a.keys() & b.keys())
-    return Comparison(seat, tuple(int(a[s]) for s in shared), tuple(int(b[s]) for s in shared))
+    if across_catalogs:
+        shared = [s for s in shared if a[s].opening and a[s].opening == b[s].opening]
+    return Comparison(
+        seat,
+        tuple(int(a[s].winner == seat) for s in shared),
+        tuple(int(b[s].winner == seat) for s in shared),
+    )
 
 
 def _catalog(path: Path) -> str:
@@ -121,8 +133,14 @@ def main() -> None:
     ap.add_argument("--more-base", type=Path, nargs="*", default=[], help="further base files")
     ap.add_argument("--more-probe", type=Path, nargs="*", default=[], help="further probe files")
     ap.add_argument("--seat", choices=("mankind", "invader"), default="mankind")
+    ap.add_argument(
+        "--across-catalogs",
+        action="store_true",
+        help="read rows of two catalogs, on the seeds whose openings are identical",
+    )
     args = ap.parse_args()
-    c = compare([args.base, *args.more_base], [args.probe, *args.more_probe], args.seat)
+    base, probe = [args.base, *args.more_base], [args.probe, *args.more_probe]
+    c = compare(base, probe, args.seat, args.across_catalogs)
     print("\n".join(lines(c)))
 
 

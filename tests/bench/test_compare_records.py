@@ -20,13 +20,34 @@ PROBE = Config(
 )
 
 
-def _row(path: Path, cfg: Config, invader_won: dict[int, bool]) -> Path:
+def _row(
+    path: Path,
+    cfg: Config,
+    invader_won: dict[int, bool],
+    openings: dict[int, dict[str, list[str]]] | None = None,
+) -> Path:
     games = [
-        GameRecord(seed, "invader" if won else "mankind", "plot_skull", 20, 100, {})
+        GameRecord(
+            seed,
+            "invader" if won else "mankind",
+            "plot_skull",
+            20,
+            100,
+            {},
+            opening=(openings or {}).get(seed, {}),
+        )
         for seed, won in invader_won.items()
     ]
     with open_records(path, cfg) as f:
         append_records(f, games)
+    return path
+
+
+def _recatalogued(path: Path) -> Path:
+    """The same row, its header claiming another card catalog."""
+    text = path.read_text(encoding="utf-8").splitlines()
+    head = json.loads(text[0]) | {"catalog": "0000000000000000"}
+    path.write_text("\n".join([json.dumps(head), *text[1:]]) + "\n", encoding="utf-8")
     return path
 
 
@@ -75,9 +96,23 @@ def test_a_large_change_is_resolved(tmp_path: Path) -> None:
 
 def test_rows_of_different_catalogs_are_refused(tmp_path: Path) -> None:
     base = _row(tmp_path / "a", BASE, {1: True})
-    probe = _row(tmp_path / "b", PROBE, {1: True})
-    text = probe.read_text(encoding="utf-8").splitlines()
-    head = json.loads(text[0]) | {"catalog": "0000000000000000"}
-    probe.write_text("\n".join([json.dumps(head), *text[1:]]) + "\n", encoding="utf-8")
+    probe = _recatalogued(_row(tmp_path / "b", PROBE, {1: True}))
     with pytest.raises(RecordsMismatch, match="catalog"):
         compare([base], [probe], "invader")
+
+
+def test_across_catalogs_pairs_only_seeds_with_identical_openings(tmp_path: Path) -> None:
+    same = {"invader": ["terror_broadcast"], "mankind": ["rifle_platoon"]}
+    moved = {"invader": ["drone_picket"], "mankind": ["rifle_platoon"]}
+    base = _row(tmp_path / "a", BASE, {1: False, 2: False, 3: False}, {1: same, 2: same, 3: same})
+    probe = _recatalogued(
+        _row(tmp_path / "b", BASE, {1: True, 2: True, 3: True}, {1: same, 2: moved, 3: same})
+    )
+    c = compare([base], [probe], "invader", across_catalogs=True)
+    assert (c.seeds, c.base_wins, c.probe_wins) == (2, 0, 2)
+
+
+def test_across_catalogs_skips_games_recorded_without_openings(tmp_path: Path) -> None:
+    base = _row(tmp_path / "a", BASE, {1: True})
+    probe = _recatalogued(_row(tmp_path / "b", BASE, {1: True}))
+    assert compare([base], [probe], "invader", across_catalogs=True).seeds == 0
