@@ -5,7 +5,8 @@ B-2 asks for each side within 42–58% with the Invader first, and with each eva
 weight shared by both bots ×0.5 and ×1.5 (one change at a time). A row of a few hundred
 games cannot settle a rate near an edge, so the rows run in stages: every row plays the
 first stage; a row whose 95% Wilson interval still straddles an edge of the band plays on
-(the same seeds, extended) in the next stage, up to the last. Each row ends **in** (the
+(the same seeds, extended) in the next stage, up to the last; within a stage the rows
+nearest an edge play first. Each row ends **in** (the
 interval inside the band), **out** (outside) or **open** (straddling at the last stage;
 its point estimate is reported). Seeds are those of bench/selfplay.py, so any row repeats
 there with ``--games N --weight NAME=F`` (or ``--first invader``). It asserts nothing.
@@ -104,10 +105,24 @@ def row_verdict(row: Row) -> str:
     return "in" if sides == ["in", "in"] else "open"
 
 
+def headroom(row: Row, band: tuple[float, float] = BAND) -> float:
+    """How far the row's Mankind share sits inside the band (negative outside); a row
+    without games has the whole half-band."""
+    if not row.winners:
+        return (band[1] - band[0]) / 2
+    share = row.wins("mankind") / len(row.winners)
+    return min(share - band[0], band[1] - share)
+
+
 def run_stages(rows: list[Row], stages: Iterable[int], seed: int, play: Player) -> None:
-    """Extend every row that is not yet decided to each stage's game count in turn."""
+    """Extend every row that is not yet decided to each stage's game count in turn.
+
+    Within a stage the rows nearest an edge of the band play first: a stage of the
+    strong level spans sittings, and a stopped run has then settled the rows that
+    decide B-2 rather than those that will end "in"."""
     for target in stages:
         todo = [r for r in rows if len(r.winners) < target and row_verdict(r) == "open"]
+        todo.sort(key=headroom)
         jobs = [(r, seed + i) for r in todo for i in range(len(r.winners), target)]
         winners = play([(s, r.config) for r, s in jobs])
         for (r, _), w in zip(jobs, winners, strict=True):

@@ -85,6 +85,16 @@ def test_rows_extended_in_stages_play_the_same_games_as_one_long_run() -> None:
     assert staged.winners == single.winners
 
 
+def test_within_a_stage_the_rows_nearest_an_edge_play_first() -> None:
+    shares = {"mankind": 0.5, "invader": 0.56}  # keyed by who moves first
+    wide, near = Row("wide", Config()), Row("near", Config(first="invader"))
+    log: list[tuple[int, Config]] = []
+    run_stages([wide, near], [20, 40], 1000, fake_player(lambda c: shares[c.first], log))
+    first_stage, second_stage = log[:40], log[40:]
+    assert [cfg.first for _, cfg in first_stage[::20]] == ["mankind", "invader"]
+    assert [cfg.first for _, cfg in second_stage[::20]] == ["invader", "mankind"]
+
+
 def test_rows_take_level_and_budget_from_the_template() -> None:
     template = Config("strong", "strong", iterations=10, seconds=600.0)
     rows = all_rows([("invader", "pressure", 0.6)], template)
