@@ -23,7 +23,7 @@ records), each appended as it ends: a stopped run loses only its games in flight
 same command later reads the saved seeds and plays the rest. The base row is the criteria
 run's configuration, so ``DIR/base.jsonl`` may be a link to that run's file. ``--report``
 plays nothing: it prints every row saved in DIR with its change against the base on the
-same seeds.
+same seeds, at the level and budget the rows were saved with (``--level`` is not needed).
 """
 
 from __future__ import annotations
@@ -248,6 +248,24 @@ def print_table(table: list[dict[str, object]]) -> None:
     print(f"in {counts['in']}, out {counts['out']}, open {counts['open']} of {len(table)} rows")
 
 
+def saved_template(folder: Path) -> Config:
+    """The levels, budget and ``--set`` overrides the rows in ``folder`` were played with
+    (read from a row file's header), so ``--report`` needs no ``--level`` repeated."""
+    files = sorted(folder.glob("*.jsonl"), key=lambda p: p.name != "base.jsonl")
+    if not files:
+        raise RecordsMismatch(f"no saved rows in {folder}")
+    with files[0].open(encoding="utf-8") as f:
+        cfg = json.loads(f.readline())["config"]
+    return Config(
+        cfg["mankind"],
+        cfg["invader"],
+        overrides=[(s, n, v) for s, n, v in cfg["overrides"]],
+        iterations=cfg["iterations"],
+        seconds=cfg["seconds"],
+        seat_iterations=dict(cfg["seat_iterations"]),
+    )
+
+
 def report_saved(rows: list[Row], base: Row, folder: Path, seed: int) -> None:
     """Print the saved rows, each beside the base row's games on the same seeds."""
     saved = saved_rows(rows, folder, seed)
@@ -264,7 +282,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--rows", help="comma-separated labels (default: all)")
     ap.add_argument("--set", action="append", default=[], help="SEAT.NAME=VALUE for every row")
-    ap.add_argument("--level", choices=["heuristic", "strong"], default="heuristic")
+    ap.add_argument(
+        "--level",
+        choices=["heuristic", "strong"],
+        help="both bots' level (default heuristic; --report reads it from the records)",
+    )
     ap.add_argument("--iterations", type=int, default=10, help="strong: ISMCTS iterations")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", type=Path, help="also write the table as JSON here")
@@ -277,16 +299,21 @@ def main() -> None:
         help="play nothing: print the rows saved in --records, each against the base",
     )
     args = ap.parse_args()
-    # The strong level is bound by iterations (the time limit never binds): deterministic.
-    template = Config(args.level, args.level, iterations=args.iterations, seconds=600.0)
-    every = all_rows(parse_sets(args.set), template)
+    if args.report and not args.records:
+        ap.error("--report reads the rows' games from --records DIR")
+    if args.report and args.level is None:
+        template = saved_template(args.records)
+        every = all_rows(template.overrides, template)
+    else:
+        level = args.level or "heuristic"
+        # The strong level is bound by iterations (the time limit never binds): deterministic.
+        template = Config(level, level, iterations=args.iterations, seconds=600.0)
+        every = all_rows(parse_sets(args.set), template)
     rows = every
     if args.rows:
         wanted = args.rows.split(",")
         rows = [r for r in rows if r.label in wanted]
     if args.report:
-        if not args.records:
-            ap.error("--report reads the rows' games from --records DIR")
         report_saved(rows, every[0], args.records, args.seed)
         return
     t0 = time.perf_counter()
@@ -298,7 +325,7 @@ def main() -> None:
     run_stages(rows, [int(s) for s in args.stages.split(",")], args.seed, player)
     table = summary(rows)
     wall = time.perf_counter() - t0
-    level = args.level + (f" ({args.iterations} it)" if args.level == "strong" else "")
+    level = template.mankind + (f" ({args.iterations} it)" if template.mankind == "strong" else "")
     print(f"B-2 rows, {level}, seeds from {args.seed}, stages {args.stages} ({wall:.0f} s)")
     print_table(table)
     if args.json:

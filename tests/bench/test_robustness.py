@@ -24,6 +24,7 @@ from bench.robustness import (
     row_verdict,
     run_stages,
     saved_rows,
+    saved_template,
     summary,
     verdict,
 )
@@ -197,3 +198,17 @@ def test_report_refuses_rows_saved_with_another_level(tmp_path: Path) -> None:
     heuristic = all_rows(template=Config("heuristic", "heuristic"))
     with pytest.raises(RecordsMismatch, match="not played with"):
         report_saved(heuristic, heuristic[0], tmp_path, 10)
+
+
+def test_report_reads_the_level_and_budget_from_the_saved_rows(tmp_path: Path) -> None:
+    template = Config("random", "random", iterations=7, seconds=600.0)
+    rows = all_rows([("invader", "plot", 2.0)], template)[:2]
+    run_stages(rows, [2], 10, play_with_records(rows, tmp_path, logged_games([])))
+    assert saved_template(tmp_path) == rows[0].config
+    every = all_rows(saved_template(tmp_path).overrides, saved_template(tmp_path))
+    assert [r.label for r in saved_rows(every, tmp_path, 10)] == ["base", "first"]
+
+
+def test_report_of_an_empty_folder_says_there_is_nothing_saved(tmp_path: Path) -> None:
+    with pytest.raises(RecordsMismatch, match="no saved rows"):
+        saved_template(tmp_path)
