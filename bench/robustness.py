@@ -6,10 +6,10 @@ weight shared by both bots ×0.5 and ×1.5 (one change at a time). A row of a fe
 games cannot settle a rate near an edge, so the rows run in stages: every row plays the
 first stage; a row whose 95% Wilson interval still straddles an edge of the band plays on
 (the same seeds, extended) in the next stage, up to the last; within a stage the rows
-nearest an edge play first. Each row ends **in** (the
-interval inside the band), **out** (outside) or **open** (straddling at the last stage;
-its point estimate is reported). Seeds are those of bench/selfplay.py, so any row repeats
-there with ``--games N --weight NAME=F`` (or ``--first invader``). It asserts nothing.
+nearest an edge play first. Each row ends **in** (the interval inside the band), **out**
+(outside) or **open** (straddling at the last stage; its point estimate is reported).
+Seeds are those of bench/selfplay.py, so any row repeats there with ``--games N --weight
+NAME=F`` (or ``--first invader``). It asserts nothing.
 
     python bench/robustness.py --stages 160,480,2000 --json var/b2.json
     python bench/robustness.py --stages 160 --rows base,first,invader_hand=0.5

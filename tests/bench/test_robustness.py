@@ -204,8 +204,9 @@ def test_report_reads_the_level_and_budget_from_the_saved_rows(tmp_path: Path) -
     template = Config("random", "random", iterations=7, seconds=600.0)
     rows = all_rows([("invader", "plot", 2.0)], template)[:2]
     run_stages(rows, [2], 10, play_with_records(rows, tmp_path, logged_games([])))
-    assert saved_template(tmp_path) == rows[0].config
-    every = all_rows(saved_template(tmp_path).overrides, saved_template(tmp_path))
+    saved = saved_template(tmp_path)
+    assert saved == rows[0].config
+    every = all_rows(saved.overrides, saved)
     assert [r.label for r in saved_rows(every, tmp_path, 10)] == ["base", "first"]
 
 
