@@ -47,6 +47,7 @@ from bench.selfplay_records import (
     append_records,
     open_records,
     played_with,
+    saved_config,
     saved_winners,
 )
 from bench.selfplay_report import wilson95
@@ -254,16 +255,7 @@ def saved_template(folder: Path) -> Config:
     files = sorted(folder.glob("*.jsonl"), key=lambda p: p.name != "base.jsonl")
     if not files:
         raise RecordsMismatch(f"no saved rows in {folder}")
-    with files[0].open(encoding="utf-8") as f:
-        cfg = json.loads(f.readline())["config"]
-    return Config(
-        cfg["mankind"],
-        cfg["invader"],
-        overrides=[(s, n, v) for s, n, v in cfg["overrides"]],
-        iterations=cfg["iterations"],
-        seconds=cfg["seconds"],
-        seat_iterations=dict(cfg["seat_iterations"]),
-    )
+    return replace(saved_config(files[0]), first="mankind", weights=[])
 
 
 def report_saved(rows: list[Row], base: Row, folder: Path, seed: int) -> None:

@@ -132,8 +132,6 @@ def _rows(path: Path) -> list[GameRecord]:
 
 def load_records(paths: list[Path]) -> tuple[Config, list[GameRecord]]:
     """All games of ``paths`` in seed order, with the configuration they share."""
-    from bench.selfplay import Config
-
     first: dict[str, Any] | None = None
     records: dict[int, GameRecord] = {}
     for path in paths:
@@ -147,15 +145,26 @@ def load_records(paths: list[Path]) -> tuple[Config, list[GameRecord]]:
             records[rec.seed] = rec
     if first is None:
         raise RecordsMismatch("no record files given")
-    c = first["config"]
-    cfg = Config(
+    return _config(first), [records[seed] for seed in sorted(records)]
+
+
+def saved_config(path: Path) -> Config:
+    """The configuration the games in ``path`` were played with (its header's)."""
+    with path.open(encoding="utf-8") as f:
+        return _config(json.loads(f.readline()))
+
+
+def _config(head: dict[str, Any]) -> Config:
+    from bench.selfplay import Config
+
+    c = head["config"]
+    return Config(
         **{
             **c,
             "weights": [tuple(w) for w in c["weights"]],
             "overrides": [tuple(o) for o in c["overrides"]],
         }
     )
-    return cfg, [records[seed] for seed in sorted(records)]
 
 
 def _check_same(head: dict[str, Any], expected: dict[str, Any], path: Path) -> None:
