@@ -69,16 +69,17 @@ every search's rollouts; only the strong Mankind's own choices use this
 """
 
 
-MANKIND_HAND_FACTOR = 1.5
-"""The strong Mankind values his hand at this multiple of ``mankind_hand`` (0.9 → 1.35),
+MANKIND_HAND_FACTOR = 2.25
+"""The strong Mankind values his hand at this multiple of ``mankind_hand`` (0.9 → 2.025),
 both in his own moves and at the rollout horizon.
 
 §3.8 again (check the bot before the cards): B-2's ``mankind_hand`` rows were the most
-sensitive of all (×0.5 cost Mankind about 9 points, ×1.5 gained him about 13;
-docs/balance.md §26.5), and the outcome-fitted weights valued his hand at about twice 0.9
-(§26.3). On his side alone, against the shipped strong Invader, it gained +10.1 ± 6.5
-points on 400 paired criteria seeds (§27.1). The heuristic level keeps 0.9, and so does
-the model of Mankind in the Invader's search (as measured).
+sensitive of all (docs/balance.md §26.5, §36.2), and the outcome-fitted weights valued his
+hand at about twice 0.9 (§26.3). ×1.5 gained him +10.1 ± 6.5 points on 400 paired criteria
+seeds (§27.1); on catalog v1.10 with bots revision 3, 2.025 gained +12.0 ± 6.6 more on 400
+(§36.3), and 2.7 no more than 2.025 (+0.3 ± 7.0 on 300): 2.25 is the low end of that flat
+top. The heuristic level keeps 0.9, and so does the model of Mankind in the Invader's
+search (as measured).
 """
 
 
