@@ -80,8 +80,9 @@ def test_printed_drain_totals_match_the_design_notes() -> None:
     """§3.3: the Invader deck prints 103 drain, the Mankind deck 12; BAL-2 (docs/rulings.md)
     raised Black Narcissus's drain by 1 (BAL-5's +25 was withdrawn by BAL-9), BAL-12
     lowered Siege Crawler's by 1 on its two copies, BAL-13 Terror Broadcast's by 1 and
-    BAL-14 raised Deathworm Infestation's by 1 (two copies each): 102."""
-    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 - 2 - 2 + 2
+    BAL-14 raised Deathworm Infestation's by 1 (two copies each), BAL-15 lowered the Squid's
+    by 1 (five copies): 97."""
+    assert sum(CATALOG.cards[c].drain for c in CATALOG.invader_deck) == 103 + 1 - 2 - 2 + 2 - 5
     assert sum(CATALOG.cards[c].drain for c in CATALOG.mankind_deck) == 12
 
 
@@ -121,7 +122,15 @@ BAL_5 = {  # docs/rulings.md BAL-5: (printed drain before, after); BAL-9 withdre
 
 
 def test_bal9_gives_the_invaders_cheap_units_their_drain_from_before_bal5() -> None:
-    assert {c: CATALOG.cards[c].drain for c in BAL_5} == {c: old for c, (old, _) in BAL_5.items()}
+    """All but the Squid, whose drain BAL-15 lowered again (below)."""
+    kept = {c: old for c, (old, _) in BAL_5.items() if c != "squid_lander_vehicle"}
+    assert {c: CATALOG.cards[c].drain for c in kept} == kept
+
+
+def test_squid_lander_vehicle_carries_bal15() -> None:
+    """BAL-15 drain 2 -> 1 (docs/rulings.md); its sourced power, discard and copies unchanged."""
+    squid = CATALOG.cards["squid_lander_vehicle"]
+    assert (squid.power, squid.discard, squid.drain, squid.copies) == (2, 0, 1, 5)
 
 
 BAL_6 = {  # docs/rulings.md BAL-6: strategy requirements (were none, plot<=9, plot<=8)
