@@ -7,6 +7,12 @@ per-seed difference ± 1.96 standard errors, and how many seeds a difference of 
 would need before its interval leaves zero. Only seeds that both rows played count.
 The two rows may differ in anything but the card catalog. It asserts nothing.
 
+Two rows that play differently soon play different games, so their results on a seed are
+only weakly correlated (docs/balance.md §37.4: 0.1–0.3), and a paired change keeps most of
+the luck of the base's sample. When the base holds more seeds than the probe, the report
+also gives the probe's rate over all of the base's seeds by a control variate (the probe's
+rate corrected by how far the base's shared seeds sit from its whole run).
+
 With --across-catalogs two catalogs may be read against each other (a cost probe, docs/
 balance.md §34.4): a seed then counts only where both rows dealt the same opening hands,
 so a change that reorders the decks cannot pair unrelated games.
@@ -21,6 +27,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +46,8 @@ class Comparison:
     seat: str
     base: tuple[int, ...]
     probe: tuple[int, ...]
+    base_rest: tuple[int, ...] = ()
+    """The base's result on the seeds it played and the probe did not (or not paired)."""
 
     @property
     def seeds(self) -> int:
@@ -77,6 +86,38 @@ class Comparison:
             return None
         return math.ceil(self.seeds * (self.half_width / abs(self.difference)) ** 2)
 
+    @property
+    def correlation(self) -> float | None:
+        """Per-seed correlation of the two rows' results; none if either never varies."""
+        sx, sy, sxy = _var(self.base), _var(self.probe), _cov(self.base, self.probe)
+        return sxy / math.sqrt(sx * sy) if sx and sy else None
+
+    def over_base_seeds(self) -> tuple[float, float] | None:
+        """The probe's rate over all the base's seeds ± 1.96 standard errors: its shared
+        rate plus the slope times the base's whole-run rate less its shared rate (a
+        control variate); none unless the base holds seeds the probe did not play."""
+        n, rest = self.seeds, self.base_rest
+        if n < 2 or len(rest) < 2:
+            return None
+        slope = _cov(self.base, self.probe) / _var(self.base) if _var(self.base) else 0.0
+        keep = slope * len(rest) / (n + len(rest))
+        shared = [y - keep * x for x, y in zip(self.base, self.probe, strict=True)]
+        estimate = sum(shared) / n + keep * sum(rest) / len(rest)
+        var = _var(shared) / n + keep**2 * _var(rest) / len(rest)
+        return estimate, Z * math.sqrt(var)
+
+
+def _var(xs: Sequence[float]) -> float:
+    return _cov(xs, xs)
+
+
+def _cov(xs: Sequence[float], ys: Sequence[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    mx, my = sum(xs) / n, sum(ys) / n
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / (n - 1)
+
 
 def compare(
     base: list[Path], probe: list[Path], seat: str, across_catalogs: bool = False
@@ -89,10 +130,12 @@ def compare(
     shared = sorted(a.keys() & b.keys())
     if across_catalogs:
         shared = [s for s in shared if a[s].opening and a[s].opening == b[s].opening]
+    paired = set(shared)
     return Comparison(
         seat,
         tuple(int(a[s].winner == seat) for s in shared),
         tuple(int(b[s].winner == seat) for s in shared),
+        tuple(int(a[s].winner == seat) for s in sorted(a.keys() - paired)),
     )
 
 
@@ -114,6 +157,14 @@ def lines(c: Comparison) -> list[str]:
         )
     out.append(f"  won only by the base {c.only_base}, only by the probe {c.only_probe}")
     out.append(f"  paired change {100 * c.difference:+.1f} ± {100 * c.half_width:.1f} points")
+    if (r := c.correlation) is not None:
+        out.append(f"  per-seed correlation of the rows {r:.2f}")
+    if (over := c.over_base_seeds()) is not None:
+        total = c.seeds + len(c.base_rest)
+        out.append(
+            f"  the probe over the base's {total} seeds (control variate) "
+            f"{100 * over[0]:.1f}% ± {100 * over[1]:.1f}"
+        )
     need = c.seeds_to_resolve()
     if need is None:
         out.append("  no difference to resolve")

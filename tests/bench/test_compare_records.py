@@ -116,3 +116,37 @@ def test_across_catalogs_skips_games_recorded_without_openings(tmp_path: Path) -
     base = _row(tmp_path / "a", BASE, {1: True})
     probe = _recatalogued(_row(tmp_path / "b", BASE, {1: True}))
     assert compare([base], [probe], "invader", across_catalogs=True).seeds == 0
+
+
+def test_identical_rows_correlate_fully_and_a_constant_row_not_at_all(tmp_path: Path) -> None:
+    won = {1: True, 2: False, 3: True}
+    same = compare([_row(tmp_path / "a", BASE, won)], [_row(tmp_path / "b", PROBE, won)], "invader")
+    assert same.correlation == pytest.approx(1.0)
+    flat = _row(tmp_path / "c", PROBE, {1: True, 2: True, 3: True})
+    assert compare([tmp_path / "a"], [flat], "invader").correlation is None
+
+
+def test_a_probe_that_copies_the_base_is_read_at_the_bases_whole_run_rate(tmp_path: Path) -> None:
+    """Seeds 1-4 are the base's lucky ones (3 of 4); over its 10 seeds it wins 4."""
+    base = {1: True, 2: True, 3: True, 4: False} | {s: s == 9 for s in range(5, 11)}
+    probe = {s: base[s] for s in range(1, 5)}
+    c = compare([_row(tmp_path / "a", BASE, base)], [_row(tmp_path / "b", PROBE, probe)], "invader")
+    over = c.over_base_seeds()
+    assert over is not None and over[0] == pytest.approx(0.4)
+    assert "the probe over the base's 10 seeds (control variate) 40.0%" in "\n".join(lines(c))
+
+
+def test_an_uncorrelated_probe_is_read_at_its_own_rate(tmp_path: Path) -> None:
+    base = {1: True, 2: True, 3: False, 4: False, 5: False, 6: False}
+    probe = {1: True, 2: False, 3: True, 4: False}
+    c = compare([_row(tmp_path / "a", BASE, base)], [_row(tmp_path / "b", PROBE, probe)], "invader")
+    over = c.over_base_seeds()
+    assert c.correlation == pytest.approx(0.0)
+    assert over is not None and over[0] == pytest.approx(0.5) and over[1] > 0
+
+
+def test_no_whole_run_reading_when_the_probe_played_every_base_seed(tmp_path: Path) -> None:
+    won = {1: True, 2: False, 3: True}
+    c = compare([_row(tmp_path / "a", BASE, won)], [_row(tmp_path / "b", PROBE, won)], "invader")
+    assert c.over_base_seeds() is None
+    assert not any("control variate" in line for line in lines(c))
