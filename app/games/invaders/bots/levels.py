@@ -77,8 +77,9 @@ both in his own moves and at the rollout horizon.
 sensitive of all (docs/balance.md §26.5, §36.2), and the outcome-fitted weights valued his
 hand at about twice 0.9 (§26.3). ×1.5 gained him +10.1 ± 6.5 points on 400 paired criteria
 seeds (§27.1); on catalog v1.10 with bots revision 3, 2.025 gained +12.0 ± 6.6 more on 400
-(§36.3), and 2.7 no more than 2.025 (+0.3 ± 7.0 on 300): 2.25 is the low end of that flat
-top. The heuristic level keeps 0.9, and so does the model of Mankind in the Invader's
+paired seeds (§36.3; read over the criteria run's 2,000 seeds by a control variate, about
++6.5: §37.1), and 2.7 no more than 2.025 (+0.3 ± 7.0 on 300): 2.25 is the low end of that
+flat top. The heuristic level keeps 0.9, and so does the model of Mankind in the Invader's
 search (as measured).
 """
 
