@@ -8,7 +8,7 @@ would need before its interval leaves zero. Only seeds that both rows played cou
 The two rows may differ in anything but the card catalog. It asserts nothing.
 
 Two rows that play differently soon play different games, so their results on a seed are
-only weakly correlated (docs/balance.md §37.4: 0.1–0.3), and a paired change keeps most of
+only weakly correlated (docs/balance.md §37.5: 0.1–0.3), and a paired change keeps most of
 the luck of the base's sample. When the base holds more seeds than the probe, the report
 also gives the probe's rate over all of the base's seeds by a control variate (the probe's
 rate corrected by how far the base's shared seeds sit from its whole run).
