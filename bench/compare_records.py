@@ -26,8 +26,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,8 +89,9 @@ class Comparison:
     @property
     def correlation(self) -> float | None:
         """Per-seed correlation of the two rows' results; none if either never varies."""
-        sx, sy, sxy = _var(self.base), _var(self.probe), _cov(self.base, self.probe)
-        return sxy / math.sqrt(sx * sy) if sx and sy else None
+        if self.seeds < 2 or len(set(self.base)) < 2 or len(set(self.probe)) < 2:
+            return None
+        return statistics.correlation(self.base, self.probe)
 
     def over_base_seeds(self) -> tuple[float, float] | None:
         """The probe's rate over all the base's seeds ± 1.96 standard errors: its shared
@@ -99,24 +100,13 @@ class Comparison:
         n, rest = self.seeds, self.base_rest
         if n < 2 or len(rest) < 2:
             return None
-        slope = _cov(self.base, self.probe) / _var(self.base) if _var(self.base) else 0.0
+        spread = statistics.variance(self.base)
+        slope = statistics.covariance(self.base, self.probe) / spread if spread else 0.0
         keep = slope * len(rest) / (n + len(rest))
         shared = [y - keep * x for x, y in zip(self.base, self.probe, strict=True)]
-        estimate = sum(shared) / n + keep * sum(rest) / len(rest)
-        var = _var(shared) / n + keep**2 * _var(rest) / len(rest)
+        estimate = statistics.fmean(shared) + keep * statistics.fmean(rest)
+        var = statistics.variance(shared) / n + keep**2 * statistics.variance(rest) / len(rest)
         return estimate, Z * math.sqrt(var)
-
-
-def _var(xs: Sequence[float]) -> float:
-    return _cov(xs, xs)
-
-
-def _cov(xs: Sequence[float], ys: Sequence[float]) -> float:
-    n = len(xs)
-    if n < 2:
-        return 0.0
-    mx, my = sum(xs) / n, sum(ys) / n
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / (n - 1)
 
 
 def compare(
