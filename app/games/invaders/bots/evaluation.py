@@ -83,6 +83,12 @@ class Weights:
     # Mankind is to move (below 1 the score jumps at the end of his turn, §13.3); 0
     # (shipped) leaves the term out.
     kept_threat: float = 0.0
+    # The plot check his kept hand can carry (an experiment, docs/balance.md §38.4; 0, off,
+    # in the shipped weights): during his own main and attack phases, when the modelled
+    # surge of the hand he keeps makes no zone drain on the current board, his next plot
+    # check counts as failed too: ``kept_plot`` × ``plot`` × the plot term's step for one
+    # more space. Unlike his hand weight, which B-2 halves, it prices the skull directly.
+    kept_plot: float = 0.0
     # A ward policy probe (docs/balance.md §25, switched off in the shipped weights): 1 lets
     # the first Invader drain of his turn through when a failed plot check would open a gate
     # of one of his dormant strategies (Mount Rushmore's wards fed his gates, §24.3).
@@ -101,6 +107,7 @@ SHAPE_NAMES = (
     "extra_attack",
     "pressure_mode",
     "kept_threat",
+    "kept_plot",
     "ward_gate",
 )
 UNREAD_NAMES = ("surprise",)
@@ -271,7 +278,15 @@ def mankind_score(s: State, w: Weights) -> float:
     score += w.engine * (m_engines - i_engines)
     if w.kept_threat and w.surge_model and not _surprise_applies(s):
         score -= w.kept_threat * w.mankind_deck * _kept_gain(s, totals)
+    if w.kept_plot and not _surprise_applies(s) and _kept_push(s, totals) < 0.5:
+        score += w.kept_plot * w.plot * (10.0 / (plot - 0.5) - 10.0 / (plot + 0.5))
     return score
+
+
+def _kept_push(s: State, totals: list[tuple[int, int]]) -> float:
+    """Drain his best zone would take next turn from the board plus his kept hand's surge."""
+    surge = modelled_surge(s)
+    return max(max(0.0, inv + surge - mk) for mk, inv in totals)
 
 
 def _kept_gain(s: State, totals: list[tuple[int, int]]) -> float:

@@ -15,6 +15,7 @@ from app.games.invaders.bots.evaluation import (
     INVADER_WEIGHTS,
     MANKIND_WEIGHTS,
     WEIGHT_NAMES,
+    Weights,
     _pressure,
     attack_drains,
     hand_value,
@@ -234,3 +235,39 @@ def test_kept_threat_is_not_charged_where_the_push_is_already_projected() -> Non
     assert mankind_score(s, replace(MANKIND_WEIGHTS, kept_threat=1.0)) == mankind_score(
         s, MANKIND_WEIGHTS
     )
+
+
+def _plot_step(w: Weights, plot: int) -> float:
+    return w.kept_plot * w.plot * (10.0 / (plot - 0.5) - 10.0 / (plot + 0.5))
+
+
+def test_kept_plot_is_off_in_the_shipped_weights() -> None:
+    assert MANKIND_WEIGHTS.kept_plot == INVADER_WEIGHTS.kept_plot == 0.0
+    assert "kept_plot" not in WEIGHT_NAMES
+
+
+def test_kept_plot_charges_the_next_plot_check_when_his_kept_hand_cannot_drain() -> None:
+    """docs/balance.md §38.4: an empty hand in his main phase carries no push next turn."""
+    s = build(active="invader", hero=None, hands={"invader": []}, plot=4)
+    w = replace(INVADER_WEIGHTS, kept_plot=1.0)
+    gain = mankind_score(s, w) - mankind_score(s, INVADER_WEIGHTS)
+    assert gain > 0
+    assert abs(gain - _plot_step(w, 3)) < 1e-9  # the coming check already took one space
+
+
+def test_kept_plot_is_not_charged_when_his_kept_hand_can_break_a_zone() -> None:
+    s = build(
+        active="invader",
+        board={"africa": {"invader": ["kraken_warmachine"]}},
+        hands={"invader": ["kraken_warmachine", "burrower_brood", "burrower_brood"]},
+        hero=None,
+    )
+    assert _kept_gain(s) >= 0.5  # so his best zone drains next turn
+    w = replace(INVADER_WEIGHTS, kept_plot=1.0)
+    assert mankind_score(s, w) == mankind_score(s, INVADER_WEIGHTS)
+
+
+def test_kept_plot_is_not_charged_where_the_push_is_already_projected() -> None:
+    s = build(active="mankind", hero=None, hands={"invader": []})
+    w = replace(INVADER_WEIGHTS, kept_plot=1.0)
+    assert mankind_score(s, w) == mankind_score(s, INVADER_WEIGHTS)
