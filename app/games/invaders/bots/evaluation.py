@@ -88,6 +88,7 @@ class Weights:
     # surge of the hand he keeps makes no zone drain on the current board, his next plot
     # check counts as failed too: ``kept_plot`` × ``plot`` × the plot term's step for one
     # more space. Unlike his hand weight, which B-2 halves, it prices the skull directly.
+    # Measured at 1 in B-2's hand row: a loss, the skull traded for his own deck-out (§38.4).
     kept_plot: float = 0.0
     # A ward policy probe (docs/balance.md §25, switched off in the shipped weights): 1 lets
     # the first Invader drain of his turn through when a failed plot check would open a gate
