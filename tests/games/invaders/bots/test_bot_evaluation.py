@@ -215,14 +215,19 @@ def test_kept_threat_is_off_in_the_shipped_weights() -> None:
     assert "kept_threat" not in WEIGHT_NAMES
 
 
-def test_kept_threat_charges_the_kept_hands_surge_during_the_invaders_main_phase() -> None:
-    """docs/balance.md §13: the push his kept hand threatens for the next attack."""
-    s = build(
+def _invader_main_with_a_kept_push() -> State:
+    """His main phase: a power-3 unit in Africa and a hand whose surge can break a zone."""
+    return build(
         active="invader",
         board={"africa": {"invader": ["kraken_warmachine"]}},
         hands={"invader": ["kraken_warmachine", "burrower_brood", "burrower_brood"]},
         hero=None,
     )
+
+
+def test_kept_threat_charges_the_kept_hands_surge_during_the_invaders_main_phase() -> None:
+    """docs/balance.md §13: the push his kept hand threatens for the next attack."""
+    s = _invader_main_with_a_kept_push()
     assert _kept_gain(s) > 0
     for kt in (0.5, 1.0):
         w = replace(MANKIND_WEIGHTS, kept_threat=kt)
@@ -256,12 +261,7 @@ def test_kept_plot_charges_the_next_plot_check_when_his_kept_hand_cannot_drain()
 
 
 def test_kept_plot_is_not_charged_when_his_kept_hand_can_break_a_zone() -> None:
-    s = build(
-        active="invader",
-        board={"africa": {"invader": ["kraken_warmachine"]}},
-        hands={"invader": ["kraken_warmachine", "burrower_brood", "burrower_brood"]},
-        hero=None,
-    )
+    s = _invader_main_with_a_kept_push()
     assert _kept_gain(s) >= 0.5  # so his best zone drains next turn
     w = replace(INVADER_WEIGHTS, kept_plot=1.0)
     assert mankind_score(s, w) == mankind_score(s, INVADER_WEIGHTS)
