@@ -20,7 +20,6 @@ without replaying the games. It asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import pickle
 import random
 import sys
@@ -33,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.games.invaders import engine
 from app.games.invaders.bots import Budget, choose, default_weights
+from app.games.invaders.bots.ismcts import action_key
 from app.games.invaders.bots.policy import kind_of
 from app.games.invaders.cards import card
 from app.games.invaders.decisions import parse_cid
@@ -85,7 +85,7 @@ def decide(
         rng = random.Random(index + v.rng_offset)
         a = choose(s, seat, rng, Budget(iterations, 600.0), "strong", w)
         discard = card(s.types[parse_cid(a["card"])]).discard if a["type"] == "play" else -1
-        out.append((json.dumps(a, sort_keys=True), a["type"], discard))
+        out.append((action_key(a), a["type"], discard))
     return out
 
 

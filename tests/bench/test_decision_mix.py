@@ -11,7 +11,7 @@ import pytest
 from app.games.invaders import engine
 from app.games.invaders.bots.policy import kind_of
 from app.games.invaders.state import INVADER
-from bench.decision_mix import Variant, decide, main, parse_variant, positions, tally
+from bench.decision_mix import KINDS, Variant, decide, main, parse_variant, positions, tally
 from bench.selfplay import Config
 
 FAST = Config("heuristic", "heuristic")
@@ -37,7 +37,7 @@ def test_the_same_variant_and_seed_decide_alike_and_tally_as_agreeing() -> None:
     a, b = tally(rows, twins)
     assert a["agree_first"] == b["agree_first"] == 1.0
     assert a["positions"] == 1
-    assert sum(a[k] for k in ("end_main", "play", "plot_action", "enable", "use")) <= 1
+    assert sum(a[k] for k in KINDS) <= 1
 
 
 def test_a_screen_reads_its_positions_from_the_cache_when_present(
