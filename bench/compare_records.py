@@ -17,6 +17,10 @@ With --across-catalogs two catalogs may be read against each other (a cost probe
 balance.md §34.4): a seed then counts only where both rows dealt the same opening hands,
 so a change that reorders the decks cannot pair unrelated games.
 
+With --dealt CARD (or --not-dealt CARD) only the seeds whose opening hands hold (or lack)
+that card count: a step on one card then reads on the games it is dealt in, which is where
+B-6 judges it (docs/balance.md §42.2).
+
     python bench/compare_records.py bench/records/probes/heuristic_vs_strong30_v1.8.jsonl \\
         bench/records/probes/heuristic_vs_strong30_deck0.9_v1.8.jsonl --seat invader
 """
@@ -30,11 +34,15 @@ import statistics
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.selfplay_records import RecordsMismatch, load_records
 from bench.selfplay_report import paired_se, wilson95
+
+if TYPE_CHECKING:
+    from bench.selfplay import GameRecord
 
 Z = 1.96
 
@@ -110,13 +118,19 @@ class Comparison:
 
 
 def compare(
-    base: list[Path], probe: list[Path], seat: str, across_catalogs: bool = False
+    base: list[Path],
+    probe: list[Path],
+    seat: str,
+    across_catalogs: bool = False,
+    dealt: tuple[str, bool] | None = None,
 ) -> Comparison:
-    """The two rows' games on the seeds both hold (each row may span several files)."""
+    """The two rows' games on the seeds both hold (each row may span several files);
+    ``dealt`` = (card, True) keeps the seeds whose openings hold the card, (card, False)
+    the seeds whose openings lack it."""
     if _catalog(base[0]) != _catalog(probe[0]) and not across_catalogs:
         raise RecordsMismatch("the rows were dealt from different card catalogs")
-    a = {r.seed: r for r in load_records(base)[1]}
-    b = {r.seed: r for r in load_records(probe)[1]}
+    a = {r.seed: r for r in load_records(base)[1] if _kept(r, dealt)}
+    b = {r.seed: r for r in load_records(probe)[1] if _kept(r, dealt)}
     shared = sorted(a.keys() & b.keys())
     if across_catalogs:
         shared = [s for s in shared if a[s].opening and a[s].opening == b[s].opening]
@@ -127,6 +141,16 @@ def compare(
         tuple(int(b[s].winner == seat) for s in shared),
         tuple(int(a[s].winner == seat) for s in sorted(a.keys() - paired)),
     )
+
+
+def _kept(record: GameRecord, dealt: tuple[str, bool] | None) -> bool:
+    """Whether a game counts under ``dealt`` (a game saved without openings never does)."""
+    if dealt is None:
+        return True
+    card, held = dealt
+    if not record.opening:
+        return False
+    return any(card in hand for hand in record.opening.values()) == held
 
 
 def _catalog(path: Path) -> str:
@@ -179,9 +203,13 @@ def main() -> None:
         action="store_true",
         help="read rows of two catalogs, on the seeds whose openings are identical",
     )
+    dealt = ap.add_mutually_exclusive_group()
+    dealt.add_argument("--dealt", metavar="CARD", help="only seeds whose openings hold CARD")
+    dealt.add_argument("--not-dealt", metavar="CARD", help="only seeds whose openings lack CARD")
     args = ap.parse_args()
     base, probe = [args.base, *args.more_base], [args.probe, *args.more_probe]
-    c = compare(base, probe, args.seat, args.across_catalogs)
+    held = (args.dealt, True) if args.dealt else (args.not_dealt, False) if args.not_dealt else None
+    c = compare(base, probe, args.seat, args.across_catalogs, held)
     print("\n".join(lines(c)))
 
 

@@ -150,3 +150,34 @@ def test_no_whole_run_reading_when_the_probe_played_every_base_seed(tmp_path: Pa
     c = compare([_row(tmp_path / "a", BASE, won)], [_row(tmp_path / "b", PROBE, won)], "invader")
     assert c.over_base_seeds() is None
     assert not any("control variate" in line for line in lines(c))
+
+
+HOLDS = {"invader": ["siege_crawler", "drone_picket"], "mankind": ["rifle_platoon"]}
+LACKS = {"invader": ["drone_picket"], "mankind": ["rifle_platoon"]}
+
+
+def _dealt_rows(tmp_path: Path) -> tuple[Path, Path]:
+    """Seeds 1-2 deal the Siege Crawler and the probe wins them; seeds 3-5 do not and the
+    probe changes nothing there."""
+    openings = {1: HOLDS, 2: HOLDS, 3: LACKS, 4: LACKS, 5: LACKS}
+    base = {1: False, 2: False, 3: True, 4: False, 5: False}
+    probe = {1: True, 2: True, 3: True, 4: False, 5: False}
+    return _row(tmp_path / "a", BASE, base, openings), _row(tmp_path / "b", PROBE, probe, openings)
+
+
+def test_dealt_reads_only_the_seeds_whose_openings_hold_the_card(tmp_path: Path) -> None:
+    base, probe = _dealt_rows(tmp_path)
+    c = compare([base], [probe], "invader", dealt=("siege_crawler", True))
+    assert (c.seeds, c.base_wins, c.probe_wins) == (2, 0, 2)
+
+
+def test_not_dealt_reads_only_the_seeds_whose_openings_lack_the_card(tmp_path: Path) -> None:
+    base, probe = _dealt_rows(tmp_path)
+    c = compare([base], [probe], "invader", dealt=("siege_crawler", False))
+    assert (c.seeds, c.base_wins, c.probe_wins, c.difference) == (3, 1, 1, 0.0)
+
+
+def test_dealt_leaves_out_games_saved_without_openings(tmp_path: Path) -> None:
+    base = _row(tmp_path / "a", BASE, {1: True})
+    probe = _row(tmp_path / "b", PROBE, {1: True})
+    assert compare([base], [probe], "invader", dealt=("siege_crawler", False)).seeds == 0
