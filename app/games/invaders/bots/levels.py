@@ -84,6 +84,18 @@ search (as measured).
 """
 
 
+MANKIND_THREAT_FACTOR = 2.25
+"""The strong Mankind values the Invader's hand at this multiple of ``invader_hand``
+(0.8 → 1.8), in his own moves and at the rollout horizon.
+
+§3.8 on Mankind's side (bots revision 5): the same ×2.25 as his own hand. One-sided, with
+only his own evaluation changed, 1.8 gained him +7.5 ± 6.2 points on 400 paired seeds
+(docs/balance.md §40.6; 1.2 gave +4.0 ± 5.5): a Mankind who counts the threat in the
+Invader's hand keeps more back for the next push. The heuristic level keeps 0.8, and so
+does the model of Mankind in the Invader's search.
+"""
+
+
 INVADER_KEPT_THREAT = 1.0
 """The strong Invader scores his own positions with this ``kept_threat`` (evaluation.py):
 during his main and attack phases the surge his kept hand threatens for next turn counts
@@ -102,10 +114,14 @@ and every opponent model keep 0.
 
 
 def _strong_weights(side: int, weights: Weights) -> Weights:
-    """The strong level's evaluation: Mankind keeps more of his hand, the Invader counts
+    """The strong level's evaluation: Mankind values both hands more, the Invader counts
     the threat of the hand he keeps."""
     if side == MANKIND:
-        return replace(weights, mankind_hand=weights.mankind_hand * MANKIND_HAND_FACTOR)
+        return replace(
+            weights,
+            mankind_hand=weights.mankind_hand * MANKIND_HAND_FACTOR,
+            invader_hand=weights.invader_hand * MANKIND_THREAT_FACTOR,
+        )
     if not weights.kept_threat:  # the Invader
         return replace(weights, kept_threat=INVADER_KEPT_THREAT)
     return weights
@@ -139,7 +155,8 @@ def strong_level(
     """Information-set MCTS (bots/ismcts.py): ``budget.iterations`` determinized
     iterations, or fewer if ``budget.seconds`` runs out first. Mankind chooses its
     moves with ``MANKIND_CAUTION``; both his moves and the rollout horizon value his hand
-    with ``MANKIND_HAND_FACTOR``. The Invader's moves and horizon count the threat of the
+    with ``MANKIND_HAND_FACTOR`` and the Invader's with ``MANKIND_THREAT_FACTOR``. The
+    Invader's moves and horizon count the threat of the
     hand he keeps (``INVADER_KEPT_THREAT``)."""
     other = _opponent_weights(1 - k.side, opponent)
     leaf = _strong_weights(k.side, weights)

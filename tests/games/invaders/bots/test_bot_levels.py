@@ -22,6 +22,7 @@ from app.games.invaders.bots.levels import (
     INVADER_KEPT_THREAT,
     MANKIND_CAUTION,
     MANKIND_HAND_FACTOR,
+    MANKIND_THREAT_FACTOR,
 )
 from app.games.invaders.state import SIDES
 from tests.games.invaders.bots.test_bot_knowledge import hidden_twin, random_position
@@ -85,14 +86,18 @@ SearchCalls = list[tuple[Weights, Weights, Weights]]  # the ``searched`` fixture
 def test_strong_mankind_searches_with_a_margin_for_the_push_and_a_dearer_hand(
     searched: SearchCalls,
 ) -> None:
-    """Only the strong Mankind's own moves (priors, rollout moves) get the margin; his hand
-    factor applies to his moves and the horizon score; the opponent models keep the
+    """Only the strong Mankind's own moves (priors, rollout moves) get the margin; his two
+    hand factors apply to his moves and the horizon score; the opponent models keep the
     default weights."""
     s = game.setup(3, {})
     for seat in SIDES:
         levels.strong_level(observe(s, seat), random.Random(0), FAST, default_weights(seat))
     (mk_own, mk_other, mk_leaf), invader = searched
-    hand = replace(MANKIND_WEIGHTS, mankind_hand=MANKIND_WEIGHTS.mankind_hand * MANKIND_HAND_FACTOR)
+    hand = replace(
+        MANKIND_WEIGHTS,
+        mankind_hand=MANKIND_WEIGHTS.mankind_hand * MANKIND_HAND_FACTOR,
+        invader_hand=MANKIND_WEIGHTS.invader_hand * MANKIND_THREAT_FACTOR,
+    )
     assert mk_own == replace(
         hand,
         surprise=MANKIND_WEIGHTS.surprise * MANKIND_CAUTION,
