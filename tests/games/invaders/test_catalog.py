@@ -133,6 +133,12 @@ def test_squid_lander_vehicle_carries_bal15() -> None:
     assert (squid.power, squid.discard, squid.drain, squid.copies) == (2, 0, 1, 5)
 
 
+def test_hunter_killer_tripod_carries_bal16() -> None:
+    """BAL-16 power 2 -> 3 (docs/rulings.md); discard, drain, copies and text unchanged."""
+    tripod = CATALOG.cards["hunter_killer_tripod"]
+    assert (tripod.power, tripod.discard, tripod.drain, tripod.copies) == (3, 1, 2, 3)
+
+
 BAL_6 = {  # docs/rulings.md BAL-6: strategy requirements (were none, plot<=9, plot<=8)
     "project_chainmail": "deck<=50",
     "drown_the_coastlines": "plot<=8",
