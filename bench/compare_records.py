@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.games.invaders.setup import DEFAULT_OPTIONS
 from bench.selfplay_records import RecordsMismatch, load_records
 from bench.selfplay_report import paired_se, wilson95
 
@@ -133,7 +134,7 @@ def compare(
     b = {r.seed: r for r in load_records(probe)[1] if _kept(r, dealt)}
     shared = sorted(a.keys() & b.keys())
     if across_catalogs:
-        shared = [s for s in shared if a[s].opening and a[s].opening == b[s].opening]
+        shared = [s for s in shared if a[s].opening and _dealt(a[s]) == _dealt(b[s])]
     paired = set(shared)
     return Comparison(
         seat,
@@ -141,6 +142,15 @@ def compare(
         tuple(int(b[s].winner == seat) for s in shared),
         tuple(int(a[s].winner == seat) for s in sorted(a.keys() - paired)),
     )
+
+
+def _dealt(record: GameRecord) -> dict[str, list[str]]:
+    """The opening hands the seed dealt. A record's openings hold each seat's first 7
+    cards, and with the Invader first Mankind draws his last two after the first attack
+    has drained his deck: comparing those would drop exactly the seeds where a cost
+    change acted in round 1 (docs/balance.md §44.1)."""
+    size = DEFAULT_OPTIONS["opening_hand"]
+    return {seat: cards[:size] for seat, cards in record.opening.items()}
 
 
 def _kept(record: GameRecord, dealt: tuple[str, bool] | None) -> bool:

@@ -112,6 +112,15 @@ def test_across_catalogs_pairs_only_seeds_with_identical_openings(tmp_path: Path
     assert (c.seeds, c.base_wins, c.probe_wins) == (2, 0, 2)
 
 
+def test_across_catalogs_pairs_seeds_whose_later_draws_differ(tmp_path: Path) -> None:
+    dealt = ["rifle_platoon", "hold_the_line", "conscription", "field_hospital", "saladin_vtol"]
+    drawn = {"invader": ["drone_picket"], "mankind": [*dealt, "decoy_beacons", "mako"]}
+    drained = {"invader": ["drone_picket"], "mankind": [*dealt, "railgun_battery", "conscription"]}
+    base = _row(tmp_path / "a", BASE, {1: False}, {1: drawn})
+    probe = _recatalogued(_row(tmp_path / "b", BASE, {1: True}, {1: drained}))
+    assert compare([base], [probe], "invader", across_catalogs=True).seeds == 1
+
+
 def test_across_catalogs_skips_games_recorded_without_openings(tmp_path: Path) -> None:
     base = _row(tmp_path / "a", BASE, {1: True})
     probe = _recatalogued(_row(tmp_path / "b", BASE, {1: True}))
