@@ -68,6 +68,9 @@ class GameRecord:
     played: set[str] = field(default_factory=set)
     opening: dict[str, list[str]] = field(default_factory=dict)
     strategies: dict[str, int] = field(default_factory=dict)  # id -> round enabled
+    # One character per Invader plot check in turn order: "+" he drained, "-" it failed.
+    # Games saved before it was kept have "" (docs/balance.md §44.3 reads it by turn).
+    plot_checks: str = ""
 
 
 def _weights(seat: str, cfg: Config):  # type: ignore[no-untyped-def]
@@ -127,6 +130,7 @@ def play(seed: int, cfg: Config, watch: Callable[[State], None] | None = None) -
                 rec.played.add(d["card_type"])
             elif e.type == "plot_check":
                 rec.invader_turns += 1
+                rec.plot_checks += "+" if d["drain_inflicted"] else "-"
                 if not d["drain_inflicted"]:
                     rec.failed_plot_checks += 1
             elif e.type == "card_destroyed" and card(d["card_type"]).side == "hero":

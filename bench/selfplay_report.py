@@ -109,6 +109,9 @@ def report(records: list[GameRecord], cfg: Config, wall: float) -> dict[str, Any
             sum(r.dry_invader_turns for r in records) / max(1, inv_turns), 4
         ),
     }
+    by_turn = _failed_by_invader_turn(records)
+    if by_turn:
+        out["plot"]["failed_by_invader_turn"] = by_turn
     out["hero_losses_per_game"] = round(sum(r.hero_losses for r in records) / n, 3)
     out["ops_centre"] = {
         "per_game": round(sum(r.ops_centre for r in records) / n, 2),
@@ -117,6 +120,23 @@ def report(records: list[GameRecord], cfg: Config, wall: float) -> dict[str, Any
     out["strategies"] = _strategies(records)
     out["cards_played_share"] = _played(records)
     out["opening_shift"] = _opening(records)
+    return out
+
+
+FIRST_CHECKS = 4
+"""Plot checks read by turn: the first attack meets only the zones' printed powers when the
+Invader goes first, which is where B-2's first-move edge was looked for (§44.3)."""
+
+
+def _failed_by_invader_turn(records: list[GameRecord]) -> list[float]:
+    """Share of failed plot checks at each of the Invader's first turns, over the games
+    saved with their checks (none: empty)."""
+    kept = [r.plot_checks for r in records if r.plot_checks]
+    out = []
+    for i in range(FIRST_CHECKS):
+        reached = [checks[i] for checks in kept if len(checks) > i]
+        if reached:
+            out.append(round(reached.count("-") / len(reached), 4))
     return out
 
 
