@@ -48,9 +48,19 @@ def spread(seeds: list[int], n: int) -> list[int]:
     return [seeds[round(i * (len(seeds) - 1) / (n - 1))] for i in range(n)]
 
 
+LATER_FIELDS = ("plot_checks",)
+"""Fields records gained later: a game saved before one was kept holds it empty."""
+
+
 def differences(saved: GameRecord, replayed: GameRecord) -> list[str]:
-    """The fields (decision times aside) in which a replay differs from the saved game."""
-    return [f for f in UNTIMED if getattr(saved, f) != getattr(replayed, f)]
+    """The fields (decision times aside) in which a replay differs from the saved game; a
+    field the saved game predates is not compared."""
+    return [
+        f
+        for f in UNTIMED
+        if getattr(saved, f) != getattr(replayed, f)
+        and not (f in LATER_FIELDS and not getattr(saved, f))
+    ]
 
 
 def adopt(

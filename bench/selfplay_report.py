@@ -124,8 +124,8 @@ def report(records: list[GameRecord], cfg: Config, wall: float) -> dict[str, Any
 
 
 FIRST_CHECKS = 4
-"""Plot checks read by turn: the first attack meets only the zones' printed powers when the
-Invader goes first, which is where B-2's first-move edge was looked for (§44.3)."""
+"""Plot checks read by turn: B-2's first-move edge shows in the Invader's first four turns
+(docs/balance.md §44.3)."""
 
 
 def _failed_by_invader_turn(records: list[GameRecord]) -> list[float]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.games.invaders.bots import REVISION
-from bench.adopt_records import adopt, spread
+from bench.adopt_records import adopt, differences, spread
 from bench.selfplay import Config, play
 from bench.selfplay_records import RecordsMismatch, append_records, load_records, open_records
 
@@ -61,3 +61,12 @@ def test_an_existing_target_is_never_overwritten(tmp_path: Path) -> None:
 def test_replayed_seeds_spread_over_the_whole_run() -> None:
     assert spread(list(range(1000, 1600)), 4) == [1000, 1200, 1399, 1599]
     assert spread([5, 6], 8) == [5, 6]
+
+
+def test_a_game_saved_before_its_plot_checks_were_kept_still_replays() -> None:
+    cfg = Config(mankind="random", invader="random")
+    saved, replayed = play(70, cfg), play(70, cfg)
+    saved.plot_checks = ""
+    assert differences(saved, replayed) == []
+    saved.plot_checks = "-" * len(replayed.plot_checks)
+    assert differences(saved, replayed) == ["plot_checks"]
