@@ -129,10 +129,7 @@ def play(seed: int, cfg: Config, watch: Callable[[State], None] | None = None) -
             elif e.type == "card_played":
                 rec.played.add(d["card_type"])
             elif e.type == "plot_check":
-                rec.invader_turns += 1
                 rec.plot_checks += "+" if d["drain_inflicted"] else "-"
-                if not d["drain_inflicted"]:
-                    rec.failed_plot_checks += 1
             elif e.type == "card_destroyed" and card(d["card_type"]).side == "hero":
                 rec.hero_losses += 1
             elif e.type == "ops_centre_used":
@@ -146,7 +143,8 @@ def play(seed: int, cfg: Config, watch: Callable[[State], None] | None = None) -
     out = game.outcome(s)
     assert out is not None
     rec.winner, rec.reason, rec.turns = out.winner, out.reason, s.turn
-    rec.dry_invader_turns = rec.failed_plot_checks
+    rec.invader_turns = len(rec.plot_checks)
+    rec.failed_plot_checks = rec.dry_invader_turns = rec.plot_checks.count("-")
     return rec
 
 
