@@ -14,6 +14,7 @@ real row's. Same arguments as bench/selfplay.py:
 
 from __future__ import annotations
 
+import importlib
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -21,13 +22,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-import app.games.invaders  # noqa: F401  (the package's own ``setup`` is a function)
 from app.games.invaders.drain import Draw
 from app.games.invaders.state import SIDES, State
 from bench import selfplay, selfplay_records
 
 EXTRA = 2
-setup = sys.modules["app.games.invaders.setup"]
+setup = importlib.import_module("app.games.invaders.setup")  # the package's ``setup`` is a function
 _new_state = setup.new_state
 
 
