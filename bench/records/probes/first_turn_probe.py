@@ -49,11 +49,12 @@ def begin_turn_no_first_draw(self: flow.BeginTurn, d: Draft, ev: list[Event]) ->
     if d.turn != 0:
         _begin_turn(self, d, ev)
         return
+    per_turn = flow.DRAW_PER_TURN
     flow.DRAW_PER_TURN = 0  # read by BeginTurn.run when it pushes the draw phase
     try:
         _begin_turn(self, d, ev)
     finally:
-        flow.DRAW_PER_TURN = 2
+        flow.DRAW_PER_TURN = per_turn
 
 
 def install(rule: str) -> None:
