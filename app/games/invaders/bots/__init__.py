@@ -28,14 +28,16 @@ from app.games.invaders.bots.levels import Budget, heuristic_level, random_level
 from app.games.invaders.state import MANKIND, SIDES, State
 
 JSON = dict[str, Any]
-REVISION = 5
+REVISION = 6
 """Which play the shipped bots give, raised whenever a change makes them choose differently
 for the same weights and seed (saved self-play games resume and merge only with games of
 the same revision: bench/selfplay_records.py). 1: the bots up to docs/balance.md §31;
 2: the strong Invader counts his kept hand's threat (levels.INVADER_KEPT_THREAT, §32);
 3: a one-shot keeps a flat value as discard fodder (evaluation.ONE_SHOT_VALUE, §33);
 4: the strong Mankind values his hand ×2.25, not ×1.5 (levels.MANKIND_HAND_FACTOR, §37);
-5: the strong Mankind values the Invader's hand ×2.25 (levels.MANKIND_THREAT_FACTOR, §41)."""
+5: the strong Mankind values the Invader's hand ×2.25 (levels.MANKIND_THREAT_FACTOR, §41);
+6: moving second, the strong Mankind widens the push ×1.5 (levels.MANKIND_SECOND_CAUTION,
+§47; the default order plays as revision 5)."""
 Level = Callable[[Knowledge, random.Random, Budget, Weights, Weights | None], JSON]
 LEVELS: dict[str, Level] = {
     "random": random_level,

@@ -16,7 +16,7 @@ from app.games.invaders.bots.evaluation import INVADER_WEIGHTS, MANKIND_WEIGHTS,
 from app.games.invaders.bots.ismcts import search_root
 from app.games.invaders.bots.knowledge import Knowledge, determinize
 from app.games.invaders.bots.policy import JSON, greedy
-from app.games.invaders.state import MANKIND
+from app.games.invaders.state import INVADER, MANKIND, SIDES
 
 
 @dataclass(frozen=True)
@@ -113,14 +113,28 @@ and every opponent model keep 0.
 """
 
 
-def _strong_weights(side: int, weights: Weights) -> Weights:
-    """The strong level's evaluation: Mankind values both hands more, the Invader counts
-    the threat of the hand he keeps."""
+MANKIND_SECOND_CAUTION = 1.5
+"""When the Invader moved first, the strong Mankind scales the modelled surge by this, at
+the rollout horizon and (with ``MANKIND_CAUTION``) in his own moves (3 × the surge).
+
+§3.8 for the turn order (bots revision 6): moving second, Mankind meets a board the
+Invader built against an empty one and drew for first (docs/balance.md §46.1), and he
+needs a wider margin for the next push. With the Invader first, ×1.5 gained him
++9.5 ± 8.1 points on seeds 1000–1199 (one of three screens, §47.1) and held on the fresh
+seeds 1200–1799 (§47.2). The default order keeps ×1 (§47.3); the heuristic level and
+every opponent model keep 1.
+"""
+
+
+def _strong_weights(side: int, weights: Weights, invader_first: bool = False) -> Weights:
+    """The strong level's evaluation: Mankind values both hands more (and, moving second,
+    the coming push), the Invader counts the threat of the hand he keeps."""
     if side == MANKIND:
         return replace(
             weights,
             mankind_hand=weights.mankind_hand * MANKIND_HAND_FACTOR,
             invader_hand=weights.invader_hand * MANKIND_THREAT_FACTOR,
+            surge_scale=weights.surge_scale * (MANKIND_SECOND_CAUTION if invader_first else 1.0),
         )
     if not weights.kept_threat:  # the Invader
         return replace(weights, kept_threat=INVADER_KEPT_THREAT)
@@ -155,10 +169,12 @@ def strong_level(
     """Information-set MCTS (bots/ismcts.py): ``budget.iterations`` determinized
     iterations, or fewer if ``budget.seconds`` runs out first. Mankind chooses its
     moves with ``MANKIND_CAUTION``; both his moves and the rollout horizon value his hand
-    with ``MANKIND_HAND_FACTOR`` and the Invader's with ``MANKIND_THREAT_FACTOR``. The
+    with ``MANKIND_HAND_FACTOR`` and the Invader's with ``MANKIND_THREAT_FACTOR``; moving
+    second, he widens the push by ``MANKIND_SECOND_CAUTION``. The
     Invader's moves and horizon count the threat of the hand he keeps
     (``INVADER_KEPT_THREAT``)."""
     other = _opponent_weights(1 - k.side, opponent)
-    leaf = _strong_weights(k.side, weights)
+    invader_first = k.public.options.first_player == SIDES[INVADER]
+    leaf = _strong_weights(k.side, weights, invader_first)
     own = _search_weights(k.side, leaf)
     return search_root(k, rng, budget.iterations, budget.seconds, own, other, leaf=leaf)

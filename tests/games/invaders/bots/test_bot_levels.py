@@ -22,6 +22,7 @@ from app.games.invaders.bots.levels import (
     INVADER_KEPT_THREAT,
     MANKIND_CAUTION,
     MANKIND_HAND_FACTOR,
+    MANKIND_SECOND_CAUTION,
     MANKIND_THREAT_FACTOR,
 )
 from app.games.invaders.state import SIDES
@@ -106,6 +107,22 @@ def test_strong_mankind_searches_with_a_margin_for_the_push_and_a_dearer_hand(
     assert (mk_other, mk_leaf) == (INVADER_WEIGHTS, hand)  # the horizon: no margin
     kept = replace(INVADER_WEIGHTS, kept_threat=INVADER_KEPT_THREAT)
     assert invader == (kept, MANKIND_WEIGHTS, kept)
+
+
+def test_strong_mankind_moving_second_widens_the_push_at_horizon_and_in_his_moves(
+    searched: SearchCalls,
+) -> None:
+    """With the Invader first, the modelled surge grows by MANKIND_SECOND_CAUTION in the
+    strong Mankind's horizon and, times MANKIND_CAUTION, in his moves; nothing else moves."""
+    for first in ("mankind", "invader"):
+        s = game.setup(3, {"first_player": first})
+        for seat in SIDES:
+            levels.strong_level(observe(s, seat), random.Random(0), FAST, default_weights(seat))
+    (mk_own, _, mk_leaf), invader, (mk_own2, _, mk_leaf2), invader2 = searched
+    assert MANKIND_SECOND_CAUTION > 1.0
+    assert mk_leaf2 == replace(mk_leaf, surge_scale=MANKIND_SECOND_CAUTION)
+    assert mk_own2 == replace(mk_own, surge_scale=MANKIND_SECOND_CAUTION * MANKIND_CAUTION)
+    assert invader2 == invader  # the Invader and his model of Mankind: either order alike
 
 
 def test_strong_invader_counts_his_kept_threat_unless_a_probe_sets_it(
