@@ -120,9 +120,10 @@ the rollout horizon and (with ``MANKIND_CAUTION``) in his own moves (3 × the su
 §3.8 for the turn order (bots revision 6): moving second, Mankind meets a board the
 Invader built against an empty one and drew for first (docs/balance.md §46.1), and he
 needs a wider margin for the next push. With the Invader first, ×1.5 gained him
-+9.5 ± 8.1 points on seeds 1000–1199 (one of three screens, §47.1) and held on the fresh
-seeds 1200–1799 (§47.2). The default order keeps ×1 (§47.3); the heuristic level and
-every opponent model keep 1.
++9.5 ± 8.1 points on the screen's seeds 1000–1199 (§47.1), +4.2 ± 4.6 on the fresh seeds
+1200–1799 and +5.5 ± 4.0 over B-2's 800 (§47.2). With Mankind first it read +1.5 ± 8.0
+(§47.3), so the default order keeps ×1 and plays revision 5's games; the heuristic level
+and every opponent model keep 1.
 """
 
 
