@@ -171,9 +171,8 @@ def strong_level(
     iterations, or fewer if ``budget.seconds`` runs out first. Mankind chooses its
     moves with ``MANKIND_CAUTION``; both his moves and the rollout horizon value his hand
     with ``MANKIND_HAND_FACTOR`` and the Invader's with ``MANKIND_THREAT_FACTOR``; moving
-    second, he widens the push by ``MANKIND_SECOND_CAUTION``. The
-    Invader's moves and horizon count the threat of the hand he keeps
-    (``INVADER_KEPT_THREAT``)."""
+    second, he widens the push by ``MANKIND_SECOND_CAUTION``. The Invader's moves and
+    horizon count the threat of the hand he keeps (``INVADER_KEPT_THREAT``)."""
     other = _opponent_weights(1 - k.side, opponent)
     invader_first = k.public.options.first_player == SIDES[INVADER]
     leaf = _strong_weights(k.side, weights, invader_first)
