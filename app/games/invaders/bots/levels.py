@@ -127,7 +127,7 @@ and every opponent model keep 1.
 """
 
 
-def _strong_weights(side: int, weights: Weights, invader_first: bool = False) -> Weights:
+def _strong_weights(side: int, weights: Weights, invader_first: bool) -> Weights:
     """The strong level's evaluation: Mankind values both hands more (and, moving second,
     the coming push), the Invader counts the threat of the hand he keeps."""
     if side == MANKIND:
