@@ -75,6 +75,11 @@ class E2EServer:
             "SKIRMISH_LIMITS__IP_RATE_BURST": "2000",
             "SKIRMISH_LIMITS__JOIN_RATE_PER_SECOND": "100",
             "SKIRMISH_LIMITS__JOIN_RATE_BURST": "1000",
+            # a bot opponent answers quickly and searches briefly, so a whole game fits a test
+            "SKIRMISH_BOTS__DELAY_SECONDS": "0.05",
+            "SKIRMISH_BOTS__FOLLOWUP_DELAY_SECONDS": "0",
+            "SKIRMISH_BOTS__BUDGET_SECONDS": "0.2",
+            "SKIRMISH_BOTS__BUDGET_ITERATIONS": "20",
         }
         self._log = self.log_path.open("w")
         self.process = subprocess.Popen(
